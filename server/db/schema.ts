@@ -1,0 +1,133 @@
+/**
+ * The database schema as Kysely sees it. Created by the migrations in
+ * `server/db/migrations/` on SQLite, PostgreSQL and MariaDB alike.
+ *
+ * Portable choices: timestamps and durations are BIGINT epoch/milliseconds,
+ * flags are SMALLINT 0/1 (read them with `toBool`), ids are VARCHAR(254).
+ * Rows never leave the data layer: each repository maps them to API types.
+ */
+import type { Generated } from 'kysely';
+
+export interface AccountTable {
+  id: string;
+  /** lower-cased, unique */
+  login: string;
+  /** `intern`, `extern` or `oauth:<provider>` */
+  source: string;
+  /** `Active` or `Disabled` */
+  state: string;
+  /** scrypt hash; `''` for accounts that do not log in internally */
+  password: string;
+  email: string | null;
+  admin: number;
+  login_count: number;
+  last_login: number | null;
+  created: number;
+}
+
+export interface InvitationTable {
+  id: string;
+  created: number;
+}
+
+export interface AliasTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** milliseconds */
+  validity: number;
+  enabled: number;
+  created: number;
+}
+
+export interface AliasMemberTable {
+  id: string;
+  alias_id: string;
+  account_id: string;
+}
+
+export interface ShareTable {
+  id: string;
+  account_id: string;
+  alias_id: string | null;
+  name: string | null;
+  /** milliseconds */
+  validity: number;
+  max_views: number;
+  /** scrypt hash or null */
+  password: string | null;
+  description: string | null;
+  created: number;
+}
+
+export interface PublishShareTable {
+  /** the public id */
+  id: string;
+  share_id: string;
+  enabled: number;
+  views: number;
+  last_access: number | null;
+  publish_date: number;
+  publish_until: number;
+  created: number;
+}
+
+export interface ShareFileTable {
+  id: string;
+  share_id: string;
+  file_id: string;
+  filename: string | null;
+  created: number;
+  /** bytes received so far */
+  real_size: number;
+}
+
+export interface FileMetaTable {
+  file_id: string;
+  mimetype: string;
+  /** declared length */
+  length: number;
+  /** lower-case SHA-256 hex, `''` while unknown */
+  checksum: string;
+  created: number;
+  /** id of the binary store holding the bytes */
+  store: string;
+  /** store-specific location (relative path, object key); `''` when the store derives it */
+  location: string;
+}
+
+export interface FileChunkTable {
+  file_id: string;
+  chunk_nr: number;
+  chunk_len: number;
+  chunk_data: Uint8Array;
+}
+
+export interface UploadLockTable {
+  /** the locked upload (share-file id) */
+  id: string;
+  /** random token of the node holding the lock */
+  owner: string;
+  /** epoch ms after which the lock may be taken over */
+  expires: number;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  invitations: InvitationTable;
+  aliases: AliasTable;
+  alias_members: AliasMemberTable;
+  shares: ShareTable;
+  publish_shares: PublishShareTable;
+  share_files: ShareFileTable;
+  file_meta: FileMetaTable;
+  file_chunks: FileChunkTable;
+  upload_locks: UploadLockTable;
+}
+
+/** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */
+export const toBool = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't';
+export const fromBool = (b: boolean): number => (b ? 1 : 0);
+
+// Generated is re-exported so repositories can type inserts that rely on defaults.
+export type { Generated };
