@@ -1,0 +1,97 @@
+// ESLint flat config: recommended rules for JS, TypeScript and Vue, plus the import
+// boundaries of STYLE.md (server/ is plain Node; server/core/ never sees HTTP).
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import vue from 'eslint-plugin-vue';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import patterns forbidden everywhere under server/. */
+const serverForbidden = [
+  {
+    group: ['electron', 'electron/*'],
+    message: 'server/ runs under plain Node and never imports Electron; main/ hosts the server instead.',
+  },
+  {
+    // Any relative path through a folder named main, preload or renderer. A regex
+    // rather than a resolved path: server/ has no folders of those names, so this is
+    // both simple and safe (`./renderer.js` as a file name is still allowed).
+    regex: String.raw`^\.{1,2}/(?:[^/]+/)*(?:main|preload|renderer)(?:/|$)`,
+    message: 'server/ never imports from main/, preload/ or renderer/; dependencies point the other way.',
+  },
+];
+
+/** Import patterns additionally forbidden under server/core/. */
+const coreForbidden = [
+  {
+    group: ['express', 'express/*', 'ws', 'ws/*', '@tus/server', '@tus/server/*'],
+    message: 'server/core/ never sees HTTP: express, ws and @tus/server belong in server/http/.',
+  },
+];
+
+const unusedVars = [
+  'error',
+  { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+];
+
+export default defineConfig([
+  globalIgnores([
+    'dist/',
+    'node_modules/',
+    'coverage/',
+    'release/',
+    'test-results/',
+    'playwright-report/',
+    '.tmp/',
+  ]),
+
+  {
+    name: 'pier/javascript-and-typescript',
+    files: ['**/*.{js,mjs,cjs,ts,mts,cts}'],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    languageOptions: { globals: globals.node },
+    rules: { '@typescript-eslint/no-unused-vars': unusedVars },
+  },
+
+  {
+    // TypeScript already reports undefined names, with knowledge of types.
+    name: 'pier/typescript-no-undef',
+    files: ['**/*.{ts,mts,cts,vue}'],
+    rules: { 'no-undef': 'off' },
+  },
+
+  {
+    name: 'pier/browser-globals',
+    files: ['renderer/src/**/*.{ts,vue}', 'preload/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+  },
+
+  {
+    name: 'pier/vue',
+    files: ['renderer/src/**/*.vue'],
+    extends: [js.configs.recommended, tseslint.configs.recommended, vue.configs['flat/recommended']],
+    languageOptions: {
+      globals: globals.browser,
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] },
+    },
+    rules: {
+      // Layout is left to the author (no formatter is enforced in this project).
+      ...vue.configs['no-layout-rules'].rules,
+      'no-undef': 'off',
+      '@typescript-eslint/no-unused-vars': unusedVars,
+    },
+  },
+
+  {
+    name: 'pier/boundaries/server',
+    files: ['server/**/*.{js,mjs,cjs,ts,mts,cts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: serverForbidden }] },
+  },
+
+  {
+    // Replaces (does not merge with) the rule above, so it repeats the server patterns.
+    name: 'pier/boundaries/server-core',
+    files: ['server/core/**/*.{js,mjs,cjs,ts,mts,cts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...serverForbidden, ...coreForbidden] }] },
+  },
+]);

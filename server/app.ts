@@ -1,0 +1,57 @@
+/**
+ * The composition root: configuration → database → services → HTTP. The only
+ * place that knows every concrete implementation.
+ */
+import type { Clock } from './common/clock.js';
+import type { Logger } from './common/log.js';
+import type { Config } from './config/types.js';
+import { createAccountService, type AccountService } from './core/accounts/account.service.js';
+import { createAuthService } from './core/auth/auth.service.js';
+import { buildLoginModules } from './core/auth/login-modules/index.js';
+import { createOAuthService } from './core/auth/oauth.service.js';
+import { createRateLimiter } from './core/auth/rate-limiter.js';
+import { createTokenService } from './core/auth/token.js';
+import { readVersionInfo } from './core/info/version.js';
+import { createSignupService } from './core/signup/signup.service.js';
+import { openDatabase, type Db } from './db/connect.js';
+import { migrateToLatest } from './db/migrations/index.js';
+import { createHttpApp, type HttpApp } from './http/http-app.js';
+
+export interface App {
+  db: Db;
+  http: HttpApp;
+  accounts: AccountService;
+  close(): Promise<void>;
+}
+
+export const buildApp = async (config: Config, log: Logger, clock: Clock): Promise<App> => {
+  const db = await openDatabase(config.backend.jdbc, log.child('db'));
+  try {
+    await migrateToLatest(db.db, log.child('db'));
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  const authLog = log.child('auth');
+  const { auth: authCfg } = config.backend;
+  const tokens = createTokenService(authCfg.serverSecret, authCfg.sessionValid, clock);
+  const limiter = createRateLimiter({
+    enabled: config.rateLimit.enabled,
+    limit: config.rateLimit.loginFailures,
+    windowMs: config.rateLimit.window,
+    clock,
+  });
+  const auth = createAuthService({
+    db: db.db,
+    tokens,
+    modules: buildLoginModules(authCfg, db.db, authLog),
+    limiter,
+    clock,
+    log: authLog,
+  });
+  const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
+  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts') });
+  const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup });
+  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup });
+  return { db, http, accounts, close: () => db.close() };
+};

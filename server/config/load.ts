@@ -1,0 +1,134 @@
+/**
+ * Loading the configuration: file (HOCON or JSON) → environment overrides →
+ * defaults and validation (every problem at once) → cross-key rules → server
+ * secret → a deeply frozen `Config`.
+ */
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import parse from '@pushcorn/hocon-parser';
+import { applyEnv, type Env } from './env.js';
+import { isObject } from './paths.js';
+import { resolveTree, type Issues } from './resolve.js';
+import { applyRules, isLocalUrl } from './rules.js';
+import { decodeSecret, resolveServerSecret } from './secret.js';
+import type { Raw, RawObject } from './spec-kit.js';
+import { restserverSpec, ROOT, type SpecValue } from './spec.js';
+import type { Config } from './types.js';
+
+/** Every problem found in the configuration; `errors` each name the key and the bad value. */
+export class ConfigError extends Error {
+  readonly errors: string[];
+
+  constructor(errors: string[]) {
+    super(`Invalid configuration:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.errors = errors;
+  }
+}
+
+export interface LoadOptions {
+  /** HOCON or JSON file; without it the defaults apply */
+  file?: string;
+  /** the environment (callers pass `process.env`); used for `SERVICE_*` overrides and `${?VAR}` */
+  env?: Env;
+  /** defaults of the embedding program, e.g. the desktop app's user-data folder */
+  defaults?: { dataDir?: string };
+}
+
+// The spec must load into exactly `Config`, apart from the two values computed here.
+type Expected = Omit<Config, 'baseUrlIsLocal' | 'backend'> & {
+  backend: Omit<Config['backend'], 'auth'> & {
+    auth: Omit<Config['backend']['auth'], 'serverSecret'> & { serverSecret: string };
+  };
+};
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const specMatchesConfig: Same<SpecValue, Expected> = true;
+void specMatchesConfig;
+
+/**
+ * Loads, validates and freezes the configuration. Returns the warnings (unknown
+ * keys, capped values, data in the temp dir, ...) for the caller to log.
+ * Throws `ConfigError` listing every problem, including an unreadable file.
+ * When no secret is configured, `<data-dir>/server-secret` is read or created.
+ */
+export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: Config; warnings: string[] }> => {
+  const env = options.env ?? {};
+  const issues: Issues = { errors: [], warnings: [] };
+  const tree = options.file === undefined ? {} : await readTree(options.file, env, issues);
+
+  const dataDir = resolveDataDir(tree, env, options.defaults?.dataDir, issues);
+  applyEnv(restserverSpec, tree, env, { dataDir }, issues);
+  const value = resolveTree(restserverSpec, tree, { dataDir }, issues) as SpecValue;
+  value.dataDir = dataDir;
+  applyRules(value, issues);
+
+  const configured = value.backend.auth.serverSecret;
+  if (configured !== '') {
+    try {
+      decodeSecret(configured);
+    } catch (e) {
+      issues.errors.push(`${ROOT}.backend.auth.server-secret: ${(e as Error).message} (value hidden)`);
+    }
+  }
+  if (issues.errors.length > 0) throw new ConfigError(issues.errors);
+
+  let secret: Uint8Array;
+  try {
+    secret = (await resolveServerSecret(configured, dataDir)).secret;
+  } catch (e) {
+    throw new ConfigError([`${ROOT}.backend.auth.server-secret: ${(e as Error).message}`]);
+  }
+  if (secret.length < 32) issues.warnings.push(`${ROOT}.backend.auth.server-secret: shorter than 32 bytes; tokens are easier to forge`);
+
+  const config: Config = {
+    ...value,
+    baseUrlIsLocal: isLocalUrl(value.baseUrl),
+    backend: { ...value.backend, auth: { ...value.backend.auth, serverSecret: secret } },
+  };
+  return { config: deepFreeze(config), warnings: issues.warnings };
+};
+
+/** The `service.restserver` object of the file; other top-level keys are warned about. */
+const readTree = async (file: string, env: Env, issues: Issues): Promise<RawObject> => {
+  const path = resolve(file);
+  let parsed: unknown;
+  try {
+    if (!(await stat(path)).isFile()) throw new Error('not a file');
+    // strict: no `|` transforms or `@` includes; `${?VAR}` sees `env` only, never process.env
+    parsed = await parse({ url: path, strict: true, env: false, scope: { ...env } });
+  } catch (e) {
+    throw new ConfigError([`config file ${path}: ${(e as Error).message}`]);
+  }
+  if (parsed === undefined || parsed === null) return {};
+  if (!isObject(parsed)) throw new ConfigError([`config file ${path}: expected an object at the top level`]);
+  const outside: string[] = [];
+  const service = parsed['service'];
+  for (const k of Object.keys(parsed)) if (k !== 'service') outside.push(k);
+  if (isObject(service)) for (const k of Object.keys(service)) if (k !== 'restserver') outside.push(`service.${k}`);
+  else if (service !== undefined) outside.push('service');
+  if (outside.length > 0) issues.warnings.push(`config file ${path}: keys outside ${ROOT} are ignored: ${outside.join(', ')}`);
+  const rs: Raw | undefined = isObject(service) ? service['restserver'] : undefined;
+  if (rs === undefined || isObject(rs)) return rs ?? {};
+  issues.errors.push(`${ROOT}: expected an object, got ${JSON.stringify(rs)}`);
+  return {};
+};
+
+/** `data-dir` from the environment, the file, the caller's default or the temp dir (with a warning). */
+const resolveDataDir = (tree: RawObject, env: Env, fallback: string | undefined, issues: Issues): string => {
+  const configured = env['SERVICE_DATA_DIR'] ?? tree['data-dir'];
+  if (typeof configured === 'string' && configured.trim() !== '') return resolve(configured);
+  if (configured !== undefined && configured !== '')
+    issues.errors.push(`${ROOT}.data-dir: expected a directory, got ${JSON.stringify(configured)}`);
+  if (fallback !== undefined) return resolve(fallback);
+  const dir = join(tmpdir(), 'pier');
+  issues.warnings.push(`${ROOT}.data-dir: not configured, using ${dir}; data there may be lost on reboot`);
+  return dir;
+};
+
+/** Freezes `value` and everything reachable from it (typed arrays cannot be frozen and are left as they are). */
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
+};

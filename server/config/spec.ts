@@ -1,0 +1,336 @@
+/**
+ * Every key under `service.restserver`: kebab-case HOCON path, type, default
+ * and meaning. This one spec drives the defaults, the environment overrides
+ * (`SERVICE_<PATH>`), the validation and `docs/configuration.md`
+ * (`npm run docs:config`). Cross-key rules live in `rules.ts`.
+ */
+import {
+  bool,
+  duration,
+  group,
+  int,
+  ints,
+  listOf,
+  mapOf,
+  oneOf,
+  size,
+  str,
+  strings,
+  type ValueOf,
+} from './spec-kit.js';
+
+const logLevels = ['Trace', 'Debug', 'Info', 'Warn', 'Error'] as const;
+const port = (d: number, doc: string) => int(d, doc, { min: 0, max: 65535 });
+const moduleOrder = (d: number) => int(d, 'Position among the login modules (ascending)');
+const template = (subject: string, body: string, doc: string) =>
+  group(doc, { subject: str(subject, 'Subject (mustache template)'), body: str(body, 'Body (mustache template)') });
+
+const signature = '\n\nGreetings,\n{{user}} via Pier\n';
+
+const server = {
+  'base-url': str('http://localhost:9090', 'External URL for absolute links and the cookie; no trailing slash, no path. Left at a local address, it is derived per request'),
+  bind: group('Listen address', {
+    address: str('localhost', 'Bind host (`0.0.0.0` for every interface)'),
+    port: port(9090, 'Bind port (0: a random free port)'),
+  }),
+  'data-dir': str(({ dataDir }) => dataDir, 'Where the generated server secret, the embedded database, thumbnails and the default file-system store live. The OS temp dir may be emptied on reboot: set it (the desktop app uses its user-data folder)', { shownDefault: '<os temp dir>/pier' }),
+  'max-page-size': int(100, 'Maximum size of result lists', { min: 1 }),
+  'file-download': group('Downloads', {
+    'download-chunk-size': size('4M', 'Amount of data returned for an open range request (`bytes=a-`)', { min: 1 }),
+  }),
+  'alias-member-enabled': bool(true, 'When false, searching users for alias membership is disabled and hidden in the web client'),
+};
+
+const logging = group(
+  'Logs go to stdout',
+  {
+    format: oneOf(['Json', 'Logfmt', 'Fancy', 'Plain'], 'Fancy', 'Log line format'),
+    'minimum-level': oneOf(logLevels, 'Warn', 'Level for loggers without an entry in `levels`'),
+    levels: mapOf('Logger name (prefix, e.g. `pier.http`) to level', oneOf(logLevels, 'Info', 'Level'), { pier: 'Info' }),
+  },
+  'Logging',
+);
+
+const webapp = group(
+  'Settings of the web client',
+  {
+    'app-name': str('Pier', 'Text in the top right corner'),
+    'app-icon': str('', 'URL of the image next to the name (light mode); empty: built-in'),
+    'app-icon-dark': str('', 'URL of the image next to the name (dark mode); empty: built-in'),
+    'app-logo': str('', 'URL of the image on the login and register pages (light mode); empty: built-in'),
+    'app-logo-dark': str('', 'URL of the image on the login and register pages (dark mode); empty: built-in'),
+    'app-footer': str('', 'Markdown footer; empty renders a link to the project'),
+    'app-footer-visible': bool(true, 'Show the footer'),
+    'chunk-size': size('10M', 'Amount the client sends in one upload request; the server re-chunks smaller', { min: 1 }),
+    'retry-delays': ints([0, 3000, 6000, 12000, 24000, 48000], 'Milliseconds the client waits before each upload retry; the length is the number of retries', { min: 0 }),
+    'welcome-message': str('', 'Markdown shown on the login page'),
+    'default-language': str('gb', 'Language of the client: `gb`, `de` or `fr`; anything else falls back to `gb`'),
+    'auth-renewal': duration('4 minutes', 'Interval for fetching a new token; at least 30 seconds below `backend.auth.session-valid`', { min: 1 }),
+    'initial-page': oneOf(['home', 'uploads', 'share'], 'home', 'Page shown after login'),
+    'default-validity': duration('7 days', 'Preselected validity of a new share; at most `backend.share.max-validity`', { min: 1 }),
+    'initial-theme': oneOf(['light', 'dark'], 'light', 'Theme for new visitors'),
+    'oauth-auto-redirect': bool(true, 'When a single OAuth provider (or only proxy auth) is configured, skip the login page'),
+    'custom-head': str('', 'HTML for the head section, or the path of a local file holding it; empty: the default favicons'),
+    'default-timezone': str('', 'IANA time zone for dates in the client; empty: UTC'),
+    'auto-publish-enabled': bool(false, 'Publish a share right after its upload finishes'),
+  },
+  'Web client (`webapp`)',
+);
+
+const oauthEntry = group('An OAuth 2 provider', {
+  enabled: bool(true, 'Show a login button for this provider'),
+  name: str('', 'Button text'),
+  icon: str('fa-openid', 'Icon class of the button (`fa-openid`, `fa-user`, `fa-right-to-bracket`, ...)'),
+  scope: str('', 'Requested scope (may be empty)'),
+  'authorize-url': str('', 'Authorization endpoint'),
+  'token-url': str('', 'Token endpoint (JSON or form-encoded response)'),
+  'user-url': str('', 'User info endpoint (JSON)'),
+  'user-id-key': str('', 'Path into the user JSON giving the account name (`<name>@<provider id>`)'),
+  'user-email-key': str('', 'Path into the user JSON giving the e-mail (optional)'),
+  'client-id': str('', 'Client id registered at the provider'),
+  'client-secret': str('', 'Client secret registered at the provider', { secret: true }),
+});
+
+const auth = group(
+  'Authentication: tokens and login modules (tried in ascending `order`)',
+  {
+    'server-secret': str('', 'Token signing key: `hex:<hex>`, `b64:<base64>` or plain UTF-8. Empty: 32 random bytes generated once and kept in `<data-dir>/server-secret`. Servers sharing users need the same secret', { secret: true }),
+    'session-valid': duration('8 minutes', 'Token lifetime', { min: 1 }),
+    fixed: group('A fixed admin account from the configuration', {
+      enabled: bool(false, 'Enable the module'),
+      user: str('', 'Login of the admin account'),
+      password: str('', 'Its password (plain text)', { secret: true }),
+      order: moduleOrder(10),
+    }),
+    http: group('Ask an HTTP endpoint; its status decides', {
+      enabled: bool(false, 'Enable the module'),
+      url: str('http://localhost:1234/auth?user={{user}}&password={{pass}}', 'URL (mustache: `{{user}}`, `{{pass}}`)'),
+      method: str('POST', 'HTTP method'),
+      body: str('', 'Request body for POST (mustache: `{{user}}`, `{{pass}}`)'),
+      'content-type': str('', 'Content type of the body (POST only)'),
+      order: moduleOrder(20),
+    }),
+    'http-basic': group('Send a request with Basic authorization; any 2xx means success', {
+      enabled: bool(false, 'Enable the module'),
+      url: str('http://localhost:2345/path', 'URL'),
+      method: str('GET', 'HTTP method'),
+      order: moduleOrder(30),
+    }),
+    command: group('Run a program (no shell); its exit code decides', {
+      enabled: bool(false, 'Enable the module'),
+      program: strings(['/path/to/someprogram', '{{user}}', '{{pass}}'], 'Program and arguments (mustache: `{{user}}`, `{{pass}}`)'),
+      success: int(0, 'Exit code meaning success'),
+      order: moduleOrder(40),
+      timeout: duration('10 seconds', 'The program is killed after this time', { min: 1 }),
+    }),
+    internal: group('Accounts in the database', {
+      enabled: bool(true, 'Enable the module (disable sign-up too when disabling it)'),
+      order: moduleOrder(50),
+    }),
+    oauth: mapOf('Provider id (used in URLs) to provider', oauthEntry, {
+      github: {
+        enabled: false,
+        name: 'GitHub',
+        icon: 'fa-github',
+        scope: '',
+        'authorize-url': 'https://github.com/login/oauth/authorize',
+        'token-url': 'https://github.com/login/oauth/access_token',
+        'user-url': 'https://api.github.com/user',
+        'user-id-key': 'login',
+        'user-email-key': 'email',
+        'client-id': '',
+        'client-secret': '',
+      },
+    }),
+    proxy: group('Trust headers of a reverse proxy at `/open/auth/proxy`', {
+      enabled: bool(false, 'Enable proxy login'),
+      'user-header': str('X-Valid-User', 'Header carrying the login'),
+      'email-header': str('X-User-Email', 'Header carrying the e-mail'),
+    }),
+  },
+  'Authentication (`backend.auth`)',
+);
+
+const storeEntry = group('A binary store', {
+  enabled: bool(true, 'Stores with `enabled = false` are removed'),
+  type: oneOf(['default-database', 'file-system', 's3'], 'default-database', 'Kind of store', { required: true }),
+  directory: str('', '(`file-system`) base directory; each file is one plain file below it'),
+  'clean-empty-dirs': bool(true, '(`file-system`) remove directories left empty after a delete'),
+  endpoint: str('', '(`s3`) endpoint URL'),
+  'access-key': str('', '(`s3`) access key'),
+  'secret-key': str('', '(`s3`) secret key', { secret: true }),
+  bucket: str('', '(`s3`) bucket'),
+  region: str('us-east-1', '(`s3`) region'),
+});
+
+const backend = group('Server internals', {
+  auth,
+  jdbc: group(
+    'The database',
+    {
+      url: str(({ dataDir }) => `jdbc:sqlite:${dataDir}/pier.db`, '`jdbc:sqlite:<file>` (embedded), `jdbc:postgresql://host:port/db` or `jdbc:mariadb://host:port/db`'),
+      user: str('sa', 'Database user'),
+      password: str('', 'Database password', { secret: true }),
+    },
+    'Database (`backend.jdbc`)',
+  ),
+  files: group(
+    'Where file contents are stored',
+    {
+      'default-store': str('database', 'Id of the enabled store new files go to'),
+      stores: mapOf('Store id to store', storeEntry, ({ dataDir }) => ({
+        database: { enabled: true, type: 'default-database' },
+        filesystem: { enabled: false, type: 'file-system', directory: `${dataDir}/files` },
+        s3: { enabled: false, type: 's3', endpoint: 'http://localhost:9000', bucket: 'pier' },
+      })),
+      'copy-files': group('Copy every file between stores at start-up, before serving (the source is kept)', {
+        enable: bool(false, 'Run the copy'),
+        source: str('database', 'Store id to copy from'),
+        target: str('', 'Store id to copy to'),
+        parallel: int(2, 'Files copied in parallel', { min: 1 }),
+      }),
+    },
+    'File stores (`backend.files`)',
+  ),
+  'compute-checksum': group(
+    'SHA-256 checksums computed in the background',
+    {
+      enable: bool(true, 'Compute checksums'),
+      capacity: int(5000, 'Queue size; uploads wait while it is full', { min: 1 }),
+      parallel: int(0, 'Checksums computed in parallel (> 0 when `use-default` is false)', { min: 0 }),
+      'use-default': bool(true, 'Ignore `parallel` and use the number of cores minus 1 (at least 1)'),
+    },
+    'Checksums (`backend.compute-checksum`)',
+  ),
+  share: group(
+    'Limits of shares',
+    {
+      'chunk-size': size('512K', 'Size of the stored chunks (database store)', { min: 1 }),
+      'max-size': size('1.5G', 'Maximum total size of a share', { min: 1 }),
+      'max-validity': duration('365 days', 'Maximum validity of shares and aliases', { min: 1 }),
+      'zip-max-size': size('1.5G', 'Largest share offered as a ZIP download; 0 disables ZIP; capped to `max-size`'),
+      'require-share-password': bool(false, 'Owner uploads need a password (guest uploads through aliases do not)'),
+      'database-domain-checks': listOf(
+        'Database errors containing `native` (case-insensitive) answer 422 with `message`',
+        group('A domain check', {
+          enabled: bool(true, 'Use this check'),
+          native: str('', 'Text of the database error', { required: true }),
+          message: str('', 'Message for the client', { required: true }),
+        }),
+        [{ enabled: false, native: 'domain safe_bytea violates check constraint', message: 'The uploaded file contains a virus!' }],
+      ),
+    },
+    'Shares (`backend.share`)',
+  ),
+  signup: group(
+    'Who may create an account',
+    {
+      mode: oneOf(['open', 'invite', 'closed'], 'open', 'Sign-up mode'),
+      'invite-time': duration('14 days', 'Validity of invitation keys', { min: 1 }),
+      'invite-password': str('generate-invite', 'Password an admin gives to create invitation keys', { secret: true }),
+    },
+    'Sign-up (`backend.signup`)',
+  ),
+  cleanup: group(
+    'Periodic removal of expired data',
+    {
+      enabled: bool(true, 'Run the cleanup job'),
+      interval: duration('14 days', 'Time between runs (the first one interval after start)', { min: 1 }),
+      'invalid-age': duration('7 days', 'Age past expiry before a share is removed'),
+    },
+    'Cleanup (`backend.cleanup`)',
+  ),
+  mail: group(
+    'Outgoing e-mail; when disabled nothing is sent',
+    {
+      enabled: bool(false, 'Send e-mail'),
+      smtp: group('The SMTP server', {
+        host: str('localhost', 'SMTP host'),
+        port: int(25, 'SMTP port', { min: 1, max: 65535 }),
+        user: str('', 'User; empty: no authentication'),
+        password: str('', 'Password', { secret: true }),
+        'ssl-type': oneOf(['none', 'starttls', 'ssl'], 'starttls', 'Transport security'),
+        'check-certificates': bool(true, 'Verify certificates (false for self-signed ones)'),
+        timeout: duration('10 seconds', 'Timeout for mail commands', { min: 1 }),
+        'default-from': str('', 'From address; empty: the e-mail of the current user'),
+        'list-id': str('Pier', 'List-Id header; empty: no header'),
+      }),
+      templates: group('Mustache templates', {
+        download: template('Download ready.', `Hello,\n\nthere are some files for you to download. Visit this link:\n\n{{{url}}}\n\n{{#password}}The required password will be sent by other means.{{/password}}${signature}`, 'Download link (`url`, section `password`, `user`)'),
+        alias: template('Link for Upload', `Hello,\n\nplease use the following link to send files to me:\n\n{{{url}}}${signature}`, 'Alias link (`url`, `user`)'),
+        'upload-notify': template('[Pier] Files arrived', "Hello {{user}},\n\nthere have been files uploaded for you via the alias '{{aliasName}}'.\nView it here:\n\n{{{url}}}\n\nGreetings,\nPier\n", 'Upload notification (`user`, `aliasName`, `url`)'),
+      }),
+    },
+    'Mail (`backend.mail`)',
+  ),
+});
+
+const connectionEntry = group('A music player daemon', {
+  host: str('127.0.0.1', 'Daemon host'),
+  port: port(6600, 'Daemon port'),
+  password: str('', 'Daemon password', { secret: true }),
+  title: str('', 'Name shown in the client; empty: the id'),
+  'music-directory': str('', "The daemon's music directory; empty: `player.music-directory`"),
+  'max-connections': int(5, 'Size of the connection pool', { min: 1 }),
+  timeout: duration('5 seconds', 'Timeout for connecting and for answers', { min: 1 }),
+});
+
+const player = group(
+  'The music player gateway (`/api/v1`)',
+  {
+    enabled: bool(true, 'Serve the gateway'),
+    access: oneOf(['open', 'user', 'admin'], 'user', 'Who may use it'),
+    'music-directory': str('', 'Music directory (as configured in the daemon) for covers and booklets'),
+    connections: mapOf('Connection id to daemon; `default` is mandatory', connectionEntry, {
+      default: { host: '127.0.0.1', port: 6600, password: '', title: 'Default', 'music-directory': '', 'max-connections': 5, timeout: '5 seconds' },
+    }),
+    cover: group('Cover files next to the songs', {
+      names: strings(['cover', 'folder', 'front', 'artwork', 'Cover', 'Folder'], 'Base names tried in this order'),
+      extensions: strings(['jpg', 'jpeg', 'png', 'webp', 'gif'], 'Extensions tried for each name'),
+    }),
+    booklet: group('Booklet files next to the songs', {
+      names: strings(['booklet'], 'Base names tried in this order'),
+      extensions: strings(['pdf'], 'Extensions tried for each name'),
+    }),
+    thumbnails: group('Resized covers (`size=N`)', {
+      enabled: bool(true, 'Resize covers; when false `size` is ignored'),
+      directory: str(({ dataDir }) => `${dataDir}/thumbnails`, 'Where thumbnails are kept'),
+      'max-parallel': int(2, 'Resizes running at once', { min: 1 }),
+    }),
+    'placeholder-url': str('', 'Empty: a placeholder is drawn from the album name; else a mustache URL (`{{name}}`) fetched instead'),
+    'cache-sizes': int(3000, 'Entries of the cover path cache', { min: 0 }),
+  },
+  'Music player (`player`)',
+);
+
+/** The spec of `service.restserver`. */
+export const restserverSpec = group('service.restserver', {
+  ...server,
+  logging,
+  webapp,
+  backend,
+  player,
+  'custom-content': group(
+    'Static files below `/custom/`',
+    { enabled: bool(false, 'Serve the directory'), directory: str('', 'Directory to serve') },
+    'Custom content (`custom-content`)',
+  ),
+  'rate-limit': group(
+    'Per client address; over the limit the answer is 429 with `Retry-After`',
+    {
+      enabled: bool(true, 'Limit failed attempts'),
+      'login-failures': int(10, 'Failed logins per window', { min: 1 }),
+      'share-password-failures': int(10, 'Wrong share passwords per window', { min: 1 }),
+      window: duration('1 minute', 'Length of the window', { min: 1 }),
+    },
+    'Rate limits (`rate-limit`)',
+  ),
+});
+
+export type RestserverSpec = typeof restserverSpec;
+
+/** The root every key lives under. */
+export const ROOT = 'service.restserver';
+
+/** What `service.restserver` loads into before the secret is resolved (matches `Config`). */
+export type SpecValue = ValueOf<RestserverSpec>;

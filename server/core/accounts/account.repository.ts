@@ -1,0 +1,127 @@
+import type { Kysely, Selectable } from 'kysely';
+import { fromBool, toBool, type AccountTable, type Database } from '../../db/schema.js';
+import { containsIgnoreCase } from '../../db/sql-helpers.js';
+import { parseAccountState, type Account, type AccountDetail } from './account.types.js';
+
+type Db = Kysely<Database>;
+type AccountRow = Selectable<AccountTable>;
+
+export const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  login: row.login,
+  source: row.source,
+  state: parseAccountState(row.state) ?? 'Disabled',
+  admin: toBool(row.admin),
+  email: row.email,
+  loginCount: Number(row.login_count),
+  lastLogin: row.last_login === null ? null : Number(row.last_login),
+  created: Number(row.created),
+});
+
+export interface NewAccount {
+  id: string;
+  login: string;
+  source: string;
+  state: 'Active' | 'Disabled';
+  passwordHash: string;
+  email: string | null;
+  admin: boolean;
+  created: number;
+}
+
+export const insertAccount = async (db: Db, a: NewAccount): Promise<void> => {
+  await db
+    .insertInto('accounts')
+    .values({
+      id: a.id,
+      login: a.login.toLowerCase(),
+      source: a.source,
+      state: a.state,
+      password: a.passwordHash,
+      email: a.email,
+      admin: fromBool(a.admin),
+      login_count: 0,
+      last_login: null,
+      created: a.created,
+    })
+    .execute();
+};
+
+export const findAccountById = async (db: Db, id: string): Promise<Account | undefined> => {
+  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toAccount(row);
+};
+
+export const findAccountByLogin = async (db: Db, login: string): Promise<Account | undefined> => {
+  const row = await db.selectFrom('accounts').selectAll().where('login', '=', login.toLowerCase()).executeTakeFirst();
+  return row && toAccount(row);
+};
+
+/** The stored password hash of an account (`''` for accounts without one). */
+export const findPasswordHash = async (db: Db, id: string): Promise<string | undefined> => {
+  const row = await db.selectFrom('accounts').select('password').where('id', '=', id).executeTakeFirst();
+  return row?.password;
+};
+
+const withShareCount = (db: Db) =>
+  db
+    .selectFrom('accounts')
+    .selectAll('accounts')
+    .select((eb) =>
+      eb
+        .selectFrom('shares')
+        .select(eb.fn.countAll<number>().as('c'))
+        .whereRef('shares.account_id', '=', 'accounts.id')
+        .as('share_count'),
+    );
+
+const toDetail = (row: AccountRow & { share_count: number | string | null }): AccountDetail => ({
+  ...toAccount(row),
+  shares: Number(row.share_count ?? 0),
+});
+
+export const findAccountDetail = async (db: Db, id: string): Promise<AccountDetail | undefined> => {
+  const row = await withShareCount(db).where('accounts.id', '=', id).executeTakeFirst();
+  return row && toDetail(row);
+};
+
+/** Accounts whose login contains `q`, ordered by login, at most `limit`. */
+export const searchAccounts = async (db: Db, q: string, limit: number): Promise<AccountDetail[]> => {
+  let query = withShareCount(db);
+  if (q) query = query.where(containsIgnoreCase('accounts.login', q));
+  const rows = await query.orderBy('accounts.login').limit(limit).execute();
+  return rows.map(toDetail);
+};
+
+export const updateAccount = async (
+  db: Db,
+  id: string,
+  changes: Partial<{ state: string; admin: boolean; email: string | null; passwordHash: string }>,
+): Promise<number> => {
+  const values: Partial<AccountRow> = {};
+  if (changes.state !== undefined) values.state = changes.state;
+  if (changes.admin !== undefined) values.admin = fromBool(changes.admin);
+  if (changes.email !== undefined) values.email = changes.email;
+  if (changes.passwordHash !== undefined) values.password = changes.passwordHash;
+  if (Object.keys(values).length === 0) return 0;
+  const res = await db.updateTable('accounts').set(values).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows);
+};
+
+export const recordLogin = async (db: Db, id: string, now: number): Promise<void> => {
+  await db
+    .updateTable('accounts')
+    .set((eb) => ({ login_count: eb('login_count', '+', 1), last_login: now }))
+    .where('id', '=', id)
+    .execute();
+};
+
+export const deleteAccount = async (db: Db, id: string): Promise<number> => {
+  const res = await db.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows);
+};
+
+export const countAccounts = async (db: Db): Promise<number> => {
+  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('c')).executeTakeFirstOrThrow();
+  return Number(row.c);
+};

@@ -1,0 +1,171 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../common/clock.js';
+import { notFound } from '../../common/errors.js';
+import { randomId } from '../../common/ids.js';
+import type { Logger } from '../../common/log.js';
+import { fail, ok, type BasicResult } from '../../common/result.js';
+import type { Database } from '../../db/schema.js';
+import { hashPassword, verifyPassword } from '../auth/password-hash.js';
+import {
+  countAccounts,
+  deleteAccount,
+  findAccountById,
+  findAccountByLogin,
+  findAccountDetail,
+  findPasswordHash,
+  insertAccount,
+  searchAccounts,
+  updateAccount,
+} from './account.repository.js';
+import type { AccountDetail, AccountState } from './account.types.js';
+
+export interface AccountCreate {
+  login: string;
+  state: AccountState;
+  admin: boolean;
+  password: string;
+  email: string | null;
+}
+
+export interface AccountModify {
+  state: AccountState;
+  admin: boolean;
+  email: string | null;
+  password: string | null;
+}
+
+/** Called before an account is deleted, so other features can remove what they store outside the database. */
+export type AccountDeletionHook = (accountId: string) => Promise<void>;
+
+export interface AccountService {
+  /** Admins: accounts whose login contains `q`, at most `limit`. */
+  list(q: string, limit: number): Promise<AccountDetail[]>;
+  /** Admins: an internal account with the given password. */
+  create(req: AccountCreate): Promise<BasicResult>;
+  /** Admins: one account; 404 when it does not exist. */
+  get(id: string): Promise<AccountDetail>;
+  /**
+   * Admins: state, admin flag, e-mail (null removes it) and, for internal
+   * accounts, a non-empty password. 404 when missing. An admin cannot disable
+   * or demote their own account (nobody would be left to undo it).
+   */
+  modify(actorId: string, id: string, req: AccountModify): Promise<BasicResult>;
+  /** Admins: deletes the account with its shares and aliases; 404 when missing; never one's own. */
+  remove(actorId: string, id: string): Promise<BasicResult>;
+  /** The caller's e-mail. */
+  getEmail(accountId: string): Promise<string | null>;
+  /** The caller: sets (or with null, removes) the e-mail. */
+  setEmail(accountId: string, email: string | null): Promise<BasicResult>;
+  /** The caller: whether the account has an internal password that can be changed. */
+  hasPassword(accountId: string): Promise<BasicResult>;
+  /** The caller: changes the internal password after checking the old one. */
+  changePassword(accountId: string, oldPassword: string, newPassword: string): Promise<BasicResult>;
+  /** Creates an internal admin account when there is no account yet; returns whether it did. */
+  createInitialAdmin(login: string, password: string): Promise<boolean>;
+}
+
+export const createAccountService = (deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+  beforeDelete?: AccountDeletionHook[];
+}): AccountService => {
+  const { db, clock, log } = deps;
+  const hooks = deps.beforeDelete ?? [];
+
+  const mustExist = async (id: string) => {
+    const a = await findAccountById(db, id);
+    if (!a) throw notFound('The account');
+    return a;
+  };
+
+  return {
+    list: (q, limit) => searchAccounts(db, q, limit),
+
+    async create(req) {
+      const login = req.login.toLowerCase();
+      if (await findAccountByLogin(db, login)) return fail(`The account '${login}' already exists.`);
+      try {
+        await insertAccount(db, {
+          id: randomId(),
+          login,
+          source: 'intern',
+          state: req.state,
+          passwordHash: await hashPassword(req.password),
+          email: req.email,
+          admin: req.admin,
+          created: clock.now(),
+        });
+      } catch (e) {
+        if (await findAccountByLogin(db, login)) return fail(`The account '${login}' already exists.`);
+        throw e;
+      }
+      log.info('Account created', { login });
+      return ok('Account successfully created.');
+    },
+
+    async get(id) {
+      const a = await findAccountDetail(db, id);
+      if (!a) throw notFound('The account');
+      return a;
+    },
+
+    async modify(actorId, id, req) {
+      const account = await mustExist(id);
+      if (actorId === id && (req.state !== 'Active' || !req.admin)) {
+        return fail('You cannot disable or demote your own account.');
+      }
+      const passwordHash =
+        account.source === 'intern' && req.password ? await hashPassword(req.password) : undefined;
+      await updateAccount(db, id, { state: req.state, admin: req.admin, email: req.email, passwordHash });
+      return ok('Account successfully modified.');
+    },
+
+    async remove(actorId, id) {
+      await mustExist(id);
+      if (actorId === id) return fail('You cannot delete your own account.');
+      for (const hook of hooks) await hook(id);
+      await deleteAccount(db, id);
+      log.info('Account deleted', { id });
+      return ok('Account deleted.');
+    },
+
+    async getEmail(accountId) {
+      return (await mustExist(accountId)).email;
+    },
+
+    async setEmail(accountId, email) {
+      await mustExist(accountId);
+      await updateAccount(db, accountId, { email });
+      return ok(email === null ? 'E-Mail successfully deleted.' : 'E-Mail successfully changed.');
+    },
+
+    async hasPassword(accountId) {
+      const a = await mustExist(accountId);
+      return a.source === 'intern' ? ok('Account available') : fail('Account not available');
+    },
+
+    async changePassword(accountId, oldPassword, newPassword) {
+      const a = await mustExist(accountId);
+      if (a.source !== 'intern') return fail('Not an internal account.');
+      if (!(await verifyPassword(oldPassword, await findPasswordHash(db, accountId)))) return fail('Password is wrong.');
+      await updateAccount(db, accountId, { passwordHash: await hashPassword(newPassword) });
+      return ok('Password successfully changed.');
+    },
+
+    async createInitialAdmin(login, password) {
+      if ((await countAccounts(db)) > 0) return false;
+      await insertAccount(db, {
+        id: randomId(),
+        login: login.toLowerCase(),
+        source: 'intern',
+        state: 'Active',
+        passwordHash: await hashPassword(password),
+        email: null,
+        admin: true,
+        created: clock.now(),
+      });
+      return true;
+    },
+  };
+};

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../common/clock.js';
+import { randomId } from '../../common/ids.js';
+import type { Logger } from '../../common/log.js';
+import { fail, ok, type BasicResult } from '../../common/result.js';
+import type { SignupMode } from '../../config/types.js';
+import type { Database } from '../../db/schema.js';
+import { findAccountByLogin, insertAccount } from '../accounts/account.repository.js';
+import { hashPassword, secretEquals } from '../auth/password-hash.js';
+import { consumeInvitation, insertInvitation } from './invitation.repository.js';
+
+export interface InviteResult extends BasicResult {
+  key: string | null;
+}
+
+export interface SignupService {
+  /**
+   * Anyone: creates an internal, active, non-admin account — when sign-up is
+   * open, or with a valid invitation key in invite mode (the key is used up
+   * only when the account is created).
+   */
+  register(req: { login: string; password: string; invite: string | null }): Promise<BasicResult>;
+  /** Admins: a new invitation key, given the configured invite password. */
+  newInvite(password: string): Promise<InviteResult>;
+}
+
+export const createSignupService = (deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+  settings: { mode: SignupMode; inviteTime: number; invitePassword: string };
+}): SignupService => {
+  const { db, clock, log, settings } = deps;
+  return {
+    async register(req) {
+      if (settings.mode === 'closed') return fail('Sorry, registration is closed.');
+      const login = req.login.toLowerCase();
+      const hash = await hashPassword(req.password);
+      const attempt = db.transaction().execute(async (tx) => {
+        if (await findAccountByLogin(tx, login)) return fail('An account with this name already exists.');
+        if (settings.mode === 'invite') {
+          const valid = !!req.invite && (await consumeInvitation(tx, req.invite, clock.now() - settings.inviteTime));
+          if (!valid) return fail('Invalid invitation key.');
+        }
+        await insertAccount(tx, {
+          id: randomId(),
+          login,
+          source: 'intern',
+          state: 'Active',
+          passwordHash: hash,
+          email: null,
+          admin: false,
+          created: clock.now(),
+        });
+        log.info('Account registered', { login });
+        return ok('Signup successful');
+      });
+      try {
+        return await attempt;
+      } catch (e) {
+        // Two registrations of one name at once: the unique login decides; the key stays unused.
+        if (await findAccountByLogin(db, login)) return fail('An account with this name already exists.');
+        throw e;
+      }
+    },
+
+    async newInvite(password) {
+      if (settings.mode !== 'invite') return { ...fail('Signing up is not enabled for invitations.'), key: null };
+      if (!settings.invitePassword || !secretEquals(password, settings.invitePassword)) {
+        return { ...fail('Password is invalid.'), key: null };
+      }
+      const key = randomId();
+      await insertInvitation(db, key, clock.now());
+      return { ...ok('New invitation created.'), key };
+    },
+  };
+};

@@ -1,0 +1,283 @@
+/**
+ * Opens the database named by a JDBC-style URL (the seed's `jdbc.url`) with the
+ * matching Kysely dialect:
+ *
+ * - `jdbc:sqlite:<path>`: the embedded database (better-sqlite3, WAL mode);
+ * - `jdbc:postgresql://host[:port]/db[?params]`: a pg pool;
+ * - `jdbc:mariadb://host[:port]/db[?params]` (or `jdbc:mysql:`): a mysql2 pool.
+ *
+ * Numbers come back as JS numbers on every dialect (BIGINT, count(*), sum()),
+ * binary columns as Buffers. The password never appears in errors or logs.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
+import mysql, { type PoolOptions } from 'mysql2';
+import pg from 'pg';
+import { silentLogger, type Logger } from '../common/log.js';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+/** `service.restserver.backend.jdbc` */
+export interface DatabaseConfig {
+  url: string;
+  user: string;
+  password: string;
+}
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** closes the connection or pool; safe to call more than once */
+  close(): Promise<void>;
+}
+
+export interface SqliteTarget {
+  dialect: 'sqlite';
+  /** a file path, or `:memory:` */
+  path: string;
+}
+
+export interface NetworkTarget {
+  dialect: 'postgres' | 'mysql';
+  host: string;
+  port: number;
+  database: string;
+  /** query parameters, names as written */
+  params: Record<string, string>;
+}
+
+export type JdbcTarget = SqliteTarget | NetworkTarget;
+
+const DEFAULT_PORTS = { postgres: 5432, mysql: 3306 } as const;
+
+/** The url with any password in it replaced by `***`, for messages. */
+export const redactJdbcUrl = (url: string): string =>
+  url
+    .replace(/(\/\/[^/@:]*:)[^/@]*@/, '$1***@')
+    .replace(/([?&;]password=)[^&;]*/gi, '$1***');
+
+const bad = (url: string, why: string): Error =>
+  new Error(`Invalid database url "${redactJdbcUrl(url)}": ${why}`);
+
+/**
+ * Parses a JDBC url into a dialect and its connection target. Throws an Error
+ * (naming the url, without any password) when the url is unsupported or malformed.
+ */
+export function parseJdbcUrl(url: string): JdbcTarget {
+  const trimmed = url.trim();
+  const lower = trimmed.toLowerCase();
+  if (lower.startsWith('jdbc:h2:')) {
+    throw new Error(
+      `H2 databases are not supported ("${redactJdbcUrl(trimmed)}"). ` +
+        'Use the embedded SQLite database instead: jdbc:sqlite:<path>, for example jdbc:sqlite:/var/lib/pier/pier.db',
+    );
+  }
+  if (lower.startsWith('jdbc:sqlite:')) {
+    // H2-style options (`;MODE=...`) may be left over from a Sharry config.
+    const path = trimmed.slice('jdbc:sqlite:'.length).split(';')[0]!.trim();
+    if (path === '') throw bad(trimmed, 'the SQLite file path is missing (jdbc:sqlite:<path>)');
+    return { dialect: 'sqlite', path };
+  }
+  for (const [prefix, dialect] of [
+    ['jdbc:postgresql:', 'postgres'],
+    ['jdbc:mariadb:', 'mysql'],
+    ['jdbc:mysql:', 'mysql'],
+  ] as const) {
+    if (lower.startsWith(prefix)) return parseNetworkUrl(trimmed, trimmed.slice(prefix.length), dialect);
+  }
+  throw new Error(
+    `Unsupported database url "${redactJdbcUrl(trimmed)}". ` +
+      'Use jdbc:sqlite:<path>, jdbc:postgresql://host[:port]/db or jdbc:mariadb://host[:port]/db',
+  );
+}
+
+function parseNetworkUrl(url: string, rest: string, dialect: 'postgres' | 'mysql'): JdbcTarget {
+  if (!rest.startsWith('//')) throw bad(url, 'expected //host[:port]/database after the scheme');
+  const qIndex = rest.indexOf('?');
+  const location = qIndex < 0 ? rest.slice(2) : rest.slice(2, qIndex);
+  const query = qIndex < 0 ? '' : rest.slice(qIndex + 1);
+  const slash = location.indexOf('/');
+  if (slash < 0) throw bad(url, 'the database name is missing (//host[:port]/database)');
+  const authority = location.slice(0, slash);
+  const database = decodeURIComponent(location.slice(slash + 1));
+  if (authority.includes('@')) {
+    throw bad(url, 'credentials in the url are not supported; set jdbc.user and jdbc.password');
+  }
+  if (authority.includes(',')) throw bad(url, 'only one host is supported');
+  if (database === '' || database.includes('/')) throw bad(url, 'the database name is missing or invalid');
+
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d*))?$/.exec(authority);
+  if (!m) throw bad(url, 'the host is missing or invalid');
+  const host = (m[1] ?? m[2])!;
+  let port: number = DEFAULT_PORTS[dialect];
+  if (m[3] !== undefined && m[3] !== '') {
+    port = Number(m[3]);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw bad(url, `invalid port ${m[3]}`);
+  }
+  const params: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(query)) params[k] = v;
+  return { dialect, host, port, database, params };
+}
+
+/**
+ * Opens the database of `config.url`. For PostgreSQL and MariaDB the
+ * connection is tried once, so a wrong host or password fails here with a
+ * clear message instead of at the first request.
+ */
+export async function openDatabase(config: DatabaseConfig, logger: Logger = silentLogger): Promise<Db> {
+  const target = parseJdbcUrl(config.url);
+  const log = logger.child('db');
+  if (target.dialect === 'sqlite') return openSqlite(target.path, log);
+
+  const user = config.user !== '' ? config.user : (target.params['user'] ?? '');
+  const password = config.password !== '' ? config.password : (target.params['password'] ?? '');
+  const where = { dialect: target.dialect, host: target.host, port: target.port, database: target.database, user };
+  const dialect =
+    target.dialect === 'postgres'
+      ? postgresDialect(target, user, password, log)
+      : mysqlDialect(target, user, password, log);
+  const db = new Kysely<Database>({ dialect });
+  try {
+    await sql`select 1`.execute(db);
+  } catch (e) {
+    await db.destroy().catch(() => undefined);
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      `Cannot connect to the database ${redactJdbcUrl(config.url)} as user "${user}": ${scrub(reason, password)}`,
+    );
+  }
+  log.info('Database opened', where);
+  return wrap(db, target.dialect);
+}
+
+/** Driver messages do not normally contain the password; make sure. */
+const scrub = (text: string, password: string): string =>
+  password === '' ? text : text.split(password).join('***');
+
+function wrap(db: Kysely<Database>, dialect: DialectName): Db {
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    dialect,
+    close: () => (closing ??= db.destroy()),
+  };
+}
+
+function openSqlite(path: string, log: Logger): Db {
+  const memory = path === ':memory:';
+  const file = memory ? path : resolve(path);
+  let database: SqliteDatabase.Database;
+  try {
+    if (!memory) mkdirSync(dirname(file), { recursive: true });
+    database = new SqliteDatabase(file);
+    database.pragma('journal_mode = WAL');
+    // Safe in WAL mode: a power loss may drop the last commits, never corrupt the file.
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+  } catch (e) {
+    throw new Error(`Cannot open the SQLite database ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  log.info('Database opened', { dialect: 'sqlite', path: file });
+  return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+}
+
+const toNumber = (value: string): number => Number(value);
+
+/** INT8 and NUMERIC as JS numbers (pg returns strings); for this pool only. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if ((oid === 20 || oid === 1700) && format !== 'binary') return toNumber;
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+function postgresDialect(
+  target: NetworkTarget,
+  user: string,
+  password: string,
+  log: Logger,
+): Dialect {
+  const { params } = target;
+  const poolConfig: pg.PoolConfig = {
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user,
+    password,
+    types: pgTypes,
+    max: 10,
+  };
+  for (const [key, value] of Object.entries(params)) {
+    switch (key.toLowerCase()) {
+      case 'user':
+      case 'password':
+        break;
+      case 'sslmode':
+        if (value === 'require') poolConfig.ssl = { rejectUnauthorized: false };
+        else if (value === 'verify-ca' || value === 'verify-full') poolConfig.ssl = true;
+        break;
+      case 'ssl':
+        if (value === 'true' || value === '') poolConfig.ssl ??= true;
+        break;
+      case 'currentschema':
+        poolConfig.options = `-c search_path=${value}`;
+        break;
+      case 'applicationname':
+        poolConfig.application_name = value;
+        break;
+      case 'connecttimeout':
+        poolConfig.connectionTimeoutMillis = Number(value) * 1000;
+        break;
+      default:
+        log.warn('Ignoring unknown PostgreSQL url parameter', { parameter: key });
+    }
+  }
+  const pool = new pg.Pool(poolConfig);
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', (e) => log.warn('PostgreSQL connection error', { error: scrub(e.message, password) }));
+  return new PostgresDialect({ pool });
+}
+
+function mysqlDialect(
+  target: NetworkTarget,
+  user: string,
+  password: string,
+  log: Logger,
+): Dialect {
+  const options: PoolOptions = {
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user,
+    password,
+    charset: 'utf8mb4_bin',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    decimalNumbers: true,
+    connectionLimit: 10,
+  };
+  for (const [key, value] of Object.entries(target.params)) {
+    switch (key.toLowerCase()) {
+      case 'user':
+      case 'password':
+        break;
+      case 'usessl':
+        if (value === 'true' || value === '') options.ssl ??= {};
+        break;
+      case 'sslmode':
+        if (value === 'trust') options.ssl = { rejectUnauthorized: false };
+        else if (value === 'verify-ca' || value === 'verify-full') options.ssl = { rejectUnauthorized: true };
+        break;
+      case 'connecttimeout':
+        options.connectTimeout = Number(value);
+        break;
+      default:
+        log.warn('Ignoring unknown MariaDB url parameter', { parameter: key });
+    }
+  }
+  return new MysqlDialect({ pool: mysql.createPool(options) });
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { ErrorRequestHandler } from 'express';
+import { AppError, type ErrorCode } from '../common/errors.js';
+import type { Logger } from '../common/log.js';
+
+/** The one place where error codes become HTTP status codes. */
+export const statusOf: Record<ErrorCode, number> = {
+  'bad-request': 400,
+  unauthenticated: 401,
+  'password-required': 401,
+  forbidden: 403,
+  'password-wrong': 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'range-not-satisfiable': 416,
+  'domain-check': 422,
+  'rate-limited': 429,
+  internal: 500,
+  unavailable: 502,
+  timeout: 504,
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** Errors thrown by express' own middleware (body parsing) that are the client's fault. */
+const fromBodyParser = (err: unknown): AppError | undefined => {
+  const e = err as BodyParserError;
+  if (typeof e?.type !== 'string' || typeof e.status !== 'number' || e.status >= 500) return undefined;
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new AppError('bad-request', 'The request body is not valid JSON.', { field: 'body' });
+    case 'entity.too.large':
+      return new AppError('too-large', 'The request body is too large.');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new AppError('bad-request', 'The request body has an unsupported encoding.', { field: 'body' });
+    default:
+      return new AppError('bad-request', 'The request could not be read.', { field: 'body' });
+  }
+};
+
+/**
+ * Express error handler: known errors become their status and a generic
+ * result; anything else is a 500 with an error id that is also logged. Never
+ * a stack trace in a response.
+ */
+export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, next) => {
+  if (res.headersSent) {
+    log.warn('Error after the response started', { path: req.path, error: String(err) });
+    res.destroy();
+    return;
+  }
+  const known = err instanceof AppError ? err : fromBodyParser(err);
+  if (known) {
+    const status = statusOf[known.code];
+    for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
+    if (known.code === 'rate-limited' && known.retryAfterSeconds) res.setHeader('Retry-After', String(known.retryAfterSeconds));
+    if (known.code === 'password-required') res.setHeader('WWW-Authenticate', 'Service realm="share"');
+    if (status >= 500) log.error(known.message, { path: req.path, code: known.code });
+    res.status(status).json({ success: false, message: known.message });
+    return;
+  }
+  const errorId = randomBytes(6).toString('hex');
+  log.error('Unexpected error', {
+    errorId,
+    method: req.method,
+    path: req.path,
+    error: err instanceof Error ? { message: err.message, stack: err.stack } : String(err),
+  });
+  res.status(500).json({ success: false, message: `An unexpected error occurred (error id ${errorId}).` });
+  void next;
+};

@@ -1,0 +1,21 @@
+import type { Logger } from '../common/log.js';
+import type { Config } from '../config/types.js';
+import type { AccountService } from '../core/accounts/account.service.js';
+import type { AuthService } from '../core/auth/auth.service.js';
+import type { OAuthService } from '../core/auth/oauth.types.js';
+import type { VersionInfo } from '../core/info/version.js';
+import type { SignupService } from '../core/signup/signup.service.js';
+import type { OpenApiRouter } from './openapi.js';
+
+/** What the routes get from the composition root. */
+export interface HttpDeps {
+  config: Config;
+  log: Logger;
+  version: VersionInfo;
+  auth: AuthService;
+  oauth: OAuthService;
+  accounts: AccountService;
+  signup: SignupService;
+}
+
+export type RouteModule = (api: OpenApiRouter, deps: HttpDeps) => void;

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { parse as parseYaml } from 'yaml';
+import { badRequest } from '../common/errors.js';
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
+
+interface Parameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
+  $ref?: string;
+}
+
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
+  responses?: Record<string, unknown>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }>;
+  components?: Record<string, Record<string, unknown>>;
+}
+
+/** The OpenAPI file: the one source of the routes and their request shapes. */
+export const openApiUrl = new URL('../openapi.yml', import.meta.url);
+
+export const loadOpenApi = (): { text: string; doc: OpenApiDocument } => {
+  const text = readFileSync(openApiUrl, 'utf8');
+  return { text, doc: parseYaml(text) as OpenApiDocument };
+};
+
+export const httpMethods: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
+
+/** `/api/v2/sec/share/{id}` → `/api/v2/sec/share/:id` */
+export const toExpressPath = (p: string): string => p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+const describe = (where: string, e: ErrorObject): { field: string; message: string } => {
+  const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (e.keyword === 'required') {
+    const field = [path, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+    return { field, message: `Missing field '${field}' in ${where}.` };
+  }
+  if (e.keyword === 'additionalProperties') {
+    const extra = (e.params as { additionalProperty: string }).additionalProperty;
+    const field = [path, extra].filter(Boolean).join('.');
+    return { field, message: `Unknown field '${field}' in ${where}.` };
+  }
+  const field = path || where;
+  return { field, message: `Invalid value for '${field}' in ${where}: ${e.message ?? 'invalid'}.` };
+};
+
+/**
+ * Registers routes that the OpenAPI file describes, and validates each
+ * request's body, query and path parameters against it before the handler
+ * runs (400 naming the field). Registering a route that the file does not
+ * describe throws at start-up; `registered` lets a test check the reverse.
+ */
+export class OpenApiRouter {
+  readonly registered = new Set<string>();
+  private readonly ajv: Ajv;
+  private readonly coercingAjv: Ajv;
+
+  constructor(
+    private readonly doc: OpenApiDocument,
+    private readonly router: Router,
+  ) {
+    const make = (coerceTypes: boolean): Ajv => {
+      const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes });
+      addFormats(ajv);
+      ajv.addFormat('int64', true);
+      ajv.addSchema(doc as unknown as object, 'openapi');
+      return ajv;
+    };
+    this.ajv = make(false);
+    this.coercingAjv = make(true);
+  }
+
+  route(method: HttpMethod, path: string, ...handlers: RequestHandler[]): void {
+    const item = this.doc.paths[path];
+    const op = item?.[method] as Operation | undefined;
+    if (!item || !op) throw new Error(`Route ${method.toUpperCase()} ${path} is not described in openapi.yml`);
+    this.registered.add(`${method} ${path}`);
+    const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => this.deref(p));
+    const validate = this.validator(op, params);
+    this.router[method](toExpressPath(path), validate, ...handlers);
+  }
+
+  private deref(p: Parameter): Parameter {
+    if (!p.$ref) return p;
+    const name = p.$ref.replace('#/components/parameters/', '');
+    return (this.doc.components?.['parameters']?.[name] ?? p) as Parameter;
+  }
+
+  private compileRef(ajv: Ajv, schema: Record<string, unknown>): ValidateFunction {
+    // Resolve `#/components/...` against the whole document registered as `openapi`.
+    const text = JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/');
+    return ajv.compile(JSON.parse(text) as object);
+  }
+
+  private validator(op: Operation, params: Parameter[]): RequestHandler {
+    const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+    const body = bodySchema && this.compileRef(this.ajv, bodySchema);
+    const bodyRequired = op.requestBody?.required === true;
+    const group = (where: 'query' | 'path') => {
+      const list = params.filter((p) => p.in === where);
+      if (!list.length) return undefined;
+      return this.compileRef(this.coercingAjv, {
+        type: 'object',
+        properties: Object.fromEntries(list.map((p) => [p.name, p.schema ?? {}])),
+        required: list.filter((p) => p.required).map((p) => p.name),
+      });
+    };
+    const query = group('query');
+    const path = group('path');
+    return (req: Request, res: Response, next: NextFunction) => {
+      if (path) {
+        const values = { ...req.params };
+        if (!path(values)) {
+          const d = describe('path', path.errors![0]!);
+          return next(badRequest(d.field, d.message));
+        }
+      }
+      if (query) {
+        const values: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(req.query)) values[k] = Array.isArray(v) ? v[v.length - 1] : v;
+        if (!query(values)) {
+          const d = describe('query', query.errors![0]!);
+          return next(badRequest(d.field, d.message));
+        }
+        res.locals['query'] = values;
+      }
+      if (body) {
+        // express.json() leaves the body undefined unless the request carried JSON.
+        if (req.body === undefined) {
+          if (bodyRequired) return next(badRequest('body', 'A JSON request body is required.'));
+        } else if (!body(req.body)) {
+          const d = describe('the body', body.errors![0]!);
+          return next(badRequest(d.field, d.message));
+        }
+      }
+      next();
+    };
+  }
+}
+
+/** Every operation in the document as `method path`. */
+export const documentedRoutes = (doc: OpenApiDocument): string[] =>
+  Object.entries(doc.paths).flatMap(([p, item]) =>
+    httpMethods.filter((m) => item[m] !== undefined).map((m) => `${m} ${p}`),
+  );

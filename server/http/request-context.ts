@@ -1,0 +1,57 @@
+import type { Request, Response } from 'express';
+import type { TokenClaims } from '../core/auth/token.js';
+
+export const AUTH_HEADER = 'service-auth';
+export const AUTH_COOKIE = 'service_auth';
+
+/** The address of the client for rate limiting and logs: the socket peer, never a forwarded header. */
+export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+
+/** The token of a request: header `Service-Auth` first, else cookie `service_auth`. */
+export const requestToken = (req: Request): string | undefined => {
+  const header = req.get(AUTH_HEADER);
+  if (header) return header;
+  const cookies = req.cookies as Record<string, string> | undefined;
+  return cookies?.[AUTH_COOKIE] || undefined;
+};
+
+const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The external base URL for absolute links: `base-url` when configured,
+ * otherwise derived from the request (`X-Forwarded-Proto`/`X-Forwarded-Host`,
+ * then `Host`), falling back to the configured value.
+ */
+export const externalBaseUrl = (req: Request, baseUrl: string, isLocal: boolean): string => {
+  if (!isLocal) return baseUrl;
+  const first = (v: string | undefined) => v?.split(',')[0]?.trim();
+  const proto = first(req.get('x-forwarded-proto'));
+  const host = first(req.get('x-forwarded-host')) ?? req.get('host');
+  if (!host || !hostPattern.test(host)) return baseUrl;
+  const scheme = proto === 'https' || proto === 'http' ? proto : req.protocol === 'https' ? 'https' : 'http';
+  return `${scheme}://${host}`;
+};
+
+/** The authenticated caller, set by the zone middleware of `/sec` and `/admin`. */
+export const caller = (res: Response): TokenClaims => {
+  const c = res.locals['caller'] as TokenClaims | undefined;
+  if (!c) throw new Error('caller() used on a route without authentication');
+  return c;
+};
+
+/** Query values validated (and coerced) against the OpenAPI file. */
+export const query = (res: Response): Record<string, unknown> => (res.locals['query'] as Record<string, unknown>) ?? {};
+
+export const setAuthCookie = (res: Response, token: string, validMs: number, secure: boolean): void => {
+  res.cookie(AUTH_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure,
+    maxAge: validMs,
+  });
+};
+
+export const clearAuthCookie = (res: Response, secure: boolean): void => {
+  res.clearCookie(AUTH_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure });
+};

@@ -1,0 +1,62 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { loginFailed, type AuthResult } from '../../core/auth/auth.types.js';
+import type { RouteModule } from '../http-deps.js';
+import {
+  caller,
+  clearAuthCookie,
+  clientAddress,
+  externalBaseUrl,
+  query,
+  setAuthCookie,
+} from '../request-context.js';
+
+interface UserPass {
+  account: string;
+  password: string;
+}
+
+export const authRoutes: RouteModule = (api, { config, auth, oauth }) => {
+  const base = (req: Request) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
+  const secure = (req: Request) => base(req).startsWith('https:');
+  const answer = (req: Request, res: Response, result: AuthResult) => {
+    if (result.success && result.token) setAuthCookie(res, result.token, result.validMs, secure(req));
+    res.json(result);
+  };
+
+  api.route('post', '/api/v2/open/auth/login', async (req, res) => {
+    const { account, password } = req.body as UserPass;
+    answer(req, res, await auth.login(account, password, clientAddress(req)));
+  });
+
+  api.route('post', '/api/v2/sec/auth/session', async (req, res) => {
+    answer(req, res, await auth.renew(caller(res)));
+  });
+
+  api.route('post', '/api/v2/sec/auth/logout', (req, res) => {
+    clearAuthCookie(res, secure(req));
+    res.json({ success: true, message: 'Logged out.' });
+  });
+
+  const proxy: RequestHandler = async (req, res) => {
+    const { enabled, userHeader, emailHeader } = config.backend.auth.proxy;
+    const user = enabled ? req.get(userHeader) : undefined;
+    if (!user) {
+      res.json(loginFailed());
+      return;
+    }
+    answer(req, res, await auth.loginExternal(user, 'extern', req.get(emailHeader) || null));
+  };
+  api.route('get', '/api/v2/open/auth/proxy', proxy);
+  api.route('post', '/api/v2/open/auth/proxy', proxy);
+
+  api.route('get', '/api/v2/open/auth/oauth/{id}', async (req, res) => {
+    res.redirect(302, await oauth.authorizeUrl(String(req.params['id']), base(req)));
+  });
+
+  api.route('get', '/api/v2/open/auth/oauth/{id}/resume', async (req, res) => {
+    const q = query(res) as { code?: string; state?: string; error?: string };
+    const result = await oauth.resume(String(req.params['id']), q, base(req));
+    if (result.success && result.token) setAuthCookie(res, result.token, result.validMs, secure(req));
+    res.redirect(302, `${base(req)}/app/login?oauth=${result.success ? '1' : '0'}`);
+  });
+};

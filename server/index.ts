@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type App } from './app.js';
+import { systemClock, type Clock } from './common/clock.js';
+import type { Logger } from './common/log.js';
+import type { Config } from './config/types.js';
+import { createLogger } from './logging/logger.js';
+
+export type { Config } from './config/types.js';
+
+/** What to do about the first admin account of an empty database. */
+export type InitialAdmin =
+  | { kind: 'none' }
+  /** create `admin` with a random password and hand it to `onCreated` (the CLI prints it once) */
+  | { kind: 'generate'; onCreated: (login: string, password: string) => void }
+  | { kind: 'given'; login: string; password: string };
+
+export interface ServerOptions {
+  logger?: Logger;
+  clock?: Clock;
+  initialAdmin?: InitialAdmin;
+}
+
+export interface PierServer {
+  /** Opens the database, migrates it and listens; resolves with the address. */
+  start(): Promise<{ url: string; port: number }>;
+  /** Stops listening, ends open connections and closes the database. */
+  stop(): Promise<void>;
+}
+
+const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmin, log: Logger): Promise<void> => {
+  if (initial.kind === 'none' || !config.backend.auth.internal.enabled) return;
+  const login = initial.kind === 'given' ? initial.login : 'admin';
+  const password = initial.kind === 'given' ? initial.password : randomBytes(12).toString('base64url');
+  if (await app.accounts.createInitialAdmin(login, password)) {
+    log.info('Created the first admin account', { login });
+    if (initial.kind === 'generate') initial.onCreated(login, password);
+  }
+};
+
+/** The headless server: HTTP API, web client and background work for one configuration. */
+export const createServer = (config: Config, options: ServerOptions = {}): PierServer => {
+  const log = options.logger ?? createLogger(config.logging);
+  const clock = options.clock ?? systemClock;
+  let app: App | undefined;
+  let server: Server | undefined;
+
+  return {
+    async start() {
+      if (server) throw new Error('The server is already running.');
+      app = await buildApp(config, log, clock);
+      await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
+      const s = createHttpServer({ requestTimeout: 0, headersTimeout: 60_000 }, app.http.app);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          s.once('error', reject);
+          s.listen(config.bind.port, config.bind.address, () => {
+            s.off('error', reject);
+            resolve();
+          });
+        });
+      } catch (e) {
+        await app.close();
+        app = undefined;
+        throw e;
+      }
+      server = s;
+      const { port } = s.address() as AddressInfo;
+      const host = config.bind.address.includes(':') ? `[${config.bind.address}]` : config.bind.address;
+      const url = `http://${host}:${port}`;
+      log.info(`Pier is listening on ${url}`);
+      return { url, port };
+    },
+    async stop() {
+      const s = server;
+      server = undefined;
+      if (s) {
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
+      }
+      await app?.close();
+      app = undefined;
+    },
+  };
+};

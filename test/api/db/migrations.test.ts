@@ -1,0 +1,227 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseConfig, type Db } from '../../../server/db/connect.js';
+import { migrateToLatest } from '../../../server/db/migrations/index.js';
+import type { Database } from '../../../server/db/schema.js';
+import { startMariadb } from '../../support/mariadb.js';
+import { startPostgres } from '../../support/postgres.js';
+
+const TABLES = [
+  'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
+  'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks',
+];
+
+interface Server {
+  /** a fresh, empty database */
+  fresh(name: string): Promise<DatabaseConfig>;
+  stop(): Promise<void>;
+}
+
+async function sqliteServer(): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'pier-sqlite-test-'));
+  return {
+    fresh: (name) => Promise.resolve({ url: `jdbc:sqlite:${join(dir, name, 'pier.db')}`, user: '', password: '' }),
+    stop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  };
+}
+
+const networkServer = async (start: typeof startPostgres): Promise<Server> => {
+  const instance = await start();
+  return { fresh: (name) => instance.createDatabase(name), stop: () => instance.stop() };
+};
+
+const childScript = fileURLToPath(new URL('./migrate-child.ts', import.meta.url));
+
+/** Runs the migrations in a separate Node process. */
+function migrateInChild(config: DatabaseConfig): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', childScript, config.url, config.user, config.password],
+      { encoding: 'utf8', timeout: 60_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as string[])),
+    );
+  });
+}
+
+const now = Date.now();
+
+describe.each([
+  ['SQLite', sqliteServer],
+  ['PostgreSQL', () => networkServer(startPostgres)],
+  ['MariaDB', () => networkServer(startMariadb)],
+] as const)('migrations on %s', (_name, startServer) => {
+  let server: Server;
+  let db: Db;
+
+  beforeAll(async () => {
+    server = await startServer();
+    db = await openDatabase(await server.fresh('main_test'));
+  });
+  afterAll(async () => {
+    await db?.close();
+    await server?.stop();
+  });
+
+  it('applies the initial migration, creating every table', async () => {
+    expect(await migrateToLatest(db)).toEqual(['0001-initial']);
+    const tables = (await db.db.introspection.getTables()).map((t) => t.name);
+    expect(tables.sort()).toEqual([...TABLES].sort());
+  });
+
+  it('does nothing when migrated again', async () => {
+    expect(await migrateToLatest(db)).toEqual([]);
+    expect(await migrateToLatest(db)).toEqual([]);
+  });
+
+  it('creates MariaDB tables as InnoDB with utf8mb4 and a binary collation', async () => {
+    if (db.dialect !== 'mysql') return;
+    const { rows } = await sql<{ engine: string; collation: string }>`
+      select engine as engine, table_collation as collation from information_schema.tables
+      where table_schema = database() and table_name not like 'kysely%'`.execute(db.db);
+    expect(rows).toHaveLength(TABLES.length);
+    for (const row of rows) expect(row).toEqual({ engine: 'InnoDB', collation: 'utf8mb4_bin' });
+  });
+
+  it('round-trips accounts, shares, BIGINT timestamps and a 600 KiB blob', async () => {
+    const d = db.db;
+    await d.insertInto('accounts').values(account('acc1', 'alice')).execute();
+    await d
+      .insertInto('aliases')
+      .values({ id: 'alias1', account_id: 'acc1', name: 'Drop box', validity: 7 * 86_400_000, enabled: 1, created: now })
+      .execute();
+    const validity = 5_000_000_000; // above 2^32 ms
+    await d
+      .insertInto('shares')
+      .values({
+        id: 'share1', account_id: 'acc1', alias_id: 'alias1', name: 'Holiday', validity, max_views: 30,
+        password: null, description: 'x'.repeat(70_000), created: now,
+      })
+      .execute();
+    const share = await d.selectFrom('shares').selectAll().where('id', '=', 'share1').executeTakeFirstOrThrow();
+    expect(share.created).toBe(now);
+    expect(typeof share.created).toBe('number');
+    expect(share.validity).toBe(validity);
+    expect(share.alias_id).toBe('alias1');
+    expect(share.description).toHaveLength(70_000);
+
+    const bytes = randomBytes(600 * 1024);
+    await d
+      .insertInto('file_meta')
+      .values({ file_id: 'file1', mimetype: 'image/jpeg', length: bytes.length, checksum: '', created: now, store: 'database', location: '' })
+      .execute();
+    await d
+      .insertInto('share_files')
+      .values({ id: 'sf1', share_id: 'share1', file_id: 'file1', filename: 'Ünïcødé 🎵 photo.jpg', created: now, real_size: bytes.length })
+      .execute();
+    await d.insertInto('file_chunks').values({ file_id: 'file1', chunk_nr: 0, chunk_len: bytes.length, chunk_data: bytes }).execute();
+    const chunk = await d.selectFrom('file_chunks').selectAll().where('file_id', '=', 'file1').executeTakeFirstOrThrow();
+    expect(chunk.chunk_data).toBeInstanceOf(Uint8Array);
+    expect(Buffer.compare(Buffer.from(chunk.chunk_data), bytes)).toBe(0);
+    const sf = await d.selectFrom('share_files').select(['filename', 'real_size']).executeTakeFirstOrThrow();
+    expect(sf).toEqual({ filename: 'Ünïcødé 🎵 photo.jpg', real_size: bytes.length });
+  });
+
+  it('returns count(*) and sum() of BIGINTs as JS numbers', async () => {
+    const d = db.db;
+    await d
+      .insertInto('file_meta')
+      .values([3, 4].map((n) => ({ file_id: `big${n}`, mimetype: 'x', length: n * 1_000_000_000, checksum: 'c', created: now, store: 's', location: '' })))
+      .execute();
+    const row = await d
+      .selectFrom('file_meta')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('length').as('total'), eb.fn.max('created').as('latest')])
+      .where('checksum', '=', 'c')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ n: 2, total: 7_000_000_000, latest: now });
+  });
+
+  it('rejects a second account with the same login', async () => {
+    await expect(db.db.insertInto('accounts').values(account('acc2', 'alice')).execute()).rejects.toThrow();
+    await db.db.insertInto('accounts').values(account('acc2', 'bob')).execute();
+  });
+
+  it('compares ids case-sensitively', async () => {
+    await db.db.insertInto('invitations').values([{ id: 'AbC', created: now }, { id: 'abc', created: now }]).execute();
+    const rows = await db.db.selectFrom('invitations').select('id').where('id', '=', 'abc').execute();
+    expect(rows).toEqual([{ id: 'abc' }]);
+  });
+
+  it('enforces unique alias members and publish shares', async () => {
+    const d = db.db;
+    await d.insertInto('alias_members').values({ id: 'm1', alias_id: 'alias1', account_id: 'acc2' }).execute();
+    await expect(d.insertInto('alias_members').values({ id: 'm2', alias_id: 'alias1', account_id: 'acc2' }).execute()).rejects.toThrow();
+    const publish = { share_id: 'share1', enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: now + 5_000_000_000, created: now };
+    await d.insertInto('publish_shares').values({ id: 'pub1', ...publish }).execute();
+    await expect(d.insertInto('publish_shares').values({ id: 'pub2', ...publish }).execute()).rejects.toThrow();
+    await expect(
+      d.insertInto('shares').values({ id: 's-x', account_id: 'nobody', alias_id: null, name: null, validity: 1, max_views: 1, password: null, description: null, created: now }).execute(),
+    ).rejects.toThrow();
+  });
+
+  it('sets shares.alias_id to null when the alias is deleted', async () => {
+    await db.db.deleteFrom('aliases').where('id', '=', 'alias1').execute();
+    const share = await db.db.selectFrom('shares').select('alias_id').where('id', '=', 'share1').executeTakeFirstOrThrow();
+    expect(share.alias_id).toBeNull();
+    expect(await count('alias_members')).toBe(0);
+  });
+
+  it('deletes shares, their publication and files with their account', async () => {
+    await db.db.deleteFrom('accounts').where('id', '=', 'acc1').execute();
+    expect(await count('shares')).toBe(0);
+    expect(await count('publish_shares')).toBe(0);
+    expect(await count('share_files')).toBe(0);
+    expect(await count('accounts')).toBe(1);
+    // file_meta outlives the share (the cleanup job removes orphans); its share_files cascade
+    await db.db.insertInto('shares').values({ id: 'share2', account_id: 'acc2', alias_id: null, name: null, validity: 1, max_views: 1, password: null, description: null, created: now }).execute();
+    await db.db.insertInto('share_files').values({ id: 'sf2', share_id: 'share2', file_id: 'file1', filename: null, created: now, real_size: 0 }).execute();
+    await db.db.deleteFrom('file_meta').where('file_id', '=', 'file1').execute();
+    expect(await count('share_files')).toBe(0);
+  });
+
+  it('lets two processes migrate one fresh database at the same time', async () => {
+    const config = await server.fresh('race_test');
+    const [a, b] = await Promise.all([migrateInChild(config), migrateInChild(config)]);
+    expect([...a, ...b]).toEqual(['0001-initial']);
+    const check = await openDatabase(config);
+    try {
+      expect(await migrateToLatest(check)).toEqual([]);
+    } finally {
+      await check.close();
+    }
+  });
+
+  it('reports a failing migration with a clear error', async () => {
+    const config = await server.fresh('broken_test');
+    const broken = await openDatabase(config);
+    try {
+      await broken.db.schema.createTable('upload_locks').addColumn('id', 'integer').execute();
+      await expect(migrateToLatest(broken)).rejects.toThrow(/Database migration failed \(\w+\) in migration 0001-initial: /);
+      if (broken.dialect !== 'mysql') {
+        // SQLite and PostgreSQL roll the whole migration back; MariaDB cannot undo DDL
+        const tables = (await broken.db.introspection.getTables()).map((t) => t.name);
+        expect(tables).toEqual(['upload_locks']);
+      }
+    } finally {
+      await broken.close();
+    }
+  });
+
+  async function count(table: keyof Database): Promise<number> {
+    const row = await db.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return row.n;
+  }
+});
+
+function account(id: string, login: string) {
+  return {
+    id, login, source: 'intern', state: 'Active', password: '', email: null,
+    admin: 0, login_count: 0, last_login: now + 1, created: now,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Shared plumbing for the throwaway database starters: running programs,
+ * free ports, the install hint, and clean-up when a test process dies.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export const INSTALL_COMMAND =
+  'apt-get update && apt-get install -y --no-install-recommends postgresql mariadb-server mariadb-client';
+
+export const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
+
+export function missingBinary(what: string): Error {
+  return new Error(`${what} is not installed. Install it with:\n  ${INSTALL_COMMAND}\n(npm test runs scripts/ensure-system-deps.mjs, which does this when run as root.)`);
+}
+
+/** Runs a program without a shell; rejects with its output when it fails. */
+export function run(file: string, args: string[], timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${file} ${args.join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * If the test process exits without calling stop() (a crash, a timeout), kill
+ * the server by its PID and remove its directory, so nothing is left running.
+ * Returns a function that cancels the hook once stop() has run.
+ */
+export function killOnExit(getPid: () => number | undefined, signal: NodeJS.Signals, dir: string): () => void {
+  const hook = (): void => {
+    const pid = getPid();
+    if (pid !== undefined && isAlive(pid)) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', hook);
+  return () => process.removeListener('exit', hook);
+}
+
+/** Valid as an unquoted database name on both PostgreSQL and MariaDB. */
+export function checkDatabaseName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid test database name ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** uid and gid of a system user (`postgres`, `mysql`), from /etc/passwd */
+export function systemUser(name: string): { uid: number; gid: number } {
+  const parts = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${name}:`))
+    ?.split(':');
+  if (!parts || parts.length < 4) throw missingBinary(`The system user "${name}"`);
+  return { uid: Number(parts[2]), gid: Number(parts[3]) };
+}

@@ -1,0 +1,91 @@
+// The import boundaries of STYLE.md are enforced by eslint.config.js. These tests lint
+// small snippets as if they lived in server/ and server/core/ and check that each
+// forbidden import is reported and the allowed ones are not.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const RULE = 'no-restricted-imports';
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** Lints `code` as the file `relPath` and returns the lines reported by the boundary rule. */
+async function boundaryHits(relPath: string, code: string): Promise<number[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, relPath) });
+  if (!result) throw new Error(`no lint result for ${relPath}`);
+  const fatal = result.messages.filter((m) => m.fatal);
+  expect(fatal, `parse errors in ${relPath}`).toEqual([]);
+  return result.messages.filter((m) => m.ruleId === RULE).map((m) => m.line);
+}
+
+/** One import per line, each used so that no other rule complains. */
+function importLine(specifier: string, index: number): string {
+  return `import * as m${index} from '${specifier}';\nexport const x${index} = m${index};\n`;
+}
+
+describe('server/ import boundaries', () => {
+  const file = 'server/http/boundary-probe.ts';
+
+  it.each([
+    'electron',
+    'electron/main',
+    '../../main/index.js',
+    '../../preload/index.js',
+    '../../renderer/src/api/http.js',
+    '../../main/server-host.js',
+  ])('reports %s', async (specifier) => {
+    expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([1]);
+  });
+
+  it('reports a type-only import from electron', async () => {
+    const code = "import type { App } from 'electron';\nexport type A = App;\n";
+    expect(await boundaryHits(file, code)).toEqual([1]);
+  });
+
+  it('reports a re-export from main/', async () => {
+    expect(await boundaryHits(file, "export * from '../../main/index.js';\n")).toEqual([1]);
+  });
+
+  it.each(['node:fs', 'express', 'ws', '@tus/server', '../core/shares/share.service.js', './renderer.js'])(
+    'allows %s',
+    async (specifier) => {
+      expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([]);
+    },
+  );
+});
+
+describe('server/core/ import boundaries', () => {
+  const file = 'server/core/shares/boundary-probe.ts';
+
+  it.each(['express', 'ws', '@tus/server', '@tus/server/dist/index.js', 'electron', '../../../renderer/src/main.js'])(
+    'reports %s',
+    async (specifier) => {
+      expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([1]);
+    },
+  );
+
+  it('reports every forbidden import of one file, line by line', async () => {
+    const code = ['express', 'node:path', 'ws', '../../../db/schema.js', '@tus/server'].map(importLine).join('');
+    expect(await boundaryHits(file, code)).toEqual([1, 5, 9]);
+  });
+
+  it.each(['node:stream', 'kysely', '@tus/utils', '../../common/errors.js', '../aliases/alias.service.js'])(
+    'allows %s',
+    async (specifier) => {
+      expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([]);
+    },
+  );
+});
+
+describe('outside server/', () => {
+  it('allows main/ to import electron and server/', async () => {
+    const code = importLine('electron', 0) + importLine('../server/index.js', 1);
+    expect(await boundaryHits('main/server-host.ts', code)).toEqual([]);
+  });
+});
