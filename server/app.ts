@@ -27,7 +27,7 @@ export interface App {
 export const buildApp = async (config: Config, log: Logger, clock: Clock): Promise<App> => {
   const db = await openDatabase(config.backend.jdbc, log.child('db'));
   try {
-    await migrateToLatest(db.db, log.child('db'));
+    await migrateToLatest(db, log.child('db'));
   } catch (e) {
     await db.close();
     throw e;

@@ -10,6 +10,6 @@ export const isEmail = (v: string): boolean => v.length <= 254 && emailPattern.t
  */
 export const optionalEmail = (v: string | null | undefined, field = 'email'): string | null => {
   const e = (v ?? '').trim();
-  if (e && !isEmail(e)) throw badRequest(field, `'${e}' is not an e-mail address.`);
+  if (e && !isEmail(e)) throw badRequest(field, `Invalid value for '${field}': '${e}' is not an e-mail address.`);
   return e || null;
 };

@@ -16,14 +16,19 @@ import type { Raw, RawObject } from './spec-kit.js';
 import { restserverSpec, ROOT, type SpecValue } from './spec.js';
 import type { Config } from './types.js';
 
-/** Every problem found in the configuration; `errors` each name the key and the bad value. */
+/**
+ * Every problem found in the configuration; `errors` each name the key and the
+ * bad value. `warnings` are those found up to then (a misspelt key often explains an error).
+ */
 export class ConfigError extends Error {
   readonly errors: string[];
+  readonly warnings: string[];
 
-  constructor(errors: string[]) {
+  constructor(errors: string[], warnings: string[] = []) {
     super(`Invalid configuration:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
     this.name = 'ConfigError';
     this.errors = errors;
+    this.warnings = warnings;
   }
 }
 
@@ -71,13 +76,13 @@ export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: C
       issues.errors.push(`${ROOT}.backend.auth.server-secret: ${(e as Error).message} (value hidden)`);
     }
   }
-  if (issues.errors.length > 0) throw new ConfigError(issues.errors);
+  if (issues.errors.length > 0) throw new ConfigError(issues.errors, issues.warnings);
 
   let secret: Uint8Array;
   try {
     secret = (await resolveServerSecret(configured, dataDir)).secret;
   } catch (e) {
-    throw new ConfigError([`${ROOT}.backend.auth.server-secret: ${(e as Error).message}`]);
+    throw new ConfigError([`${ROOT}.backend.auth.server-secret: ${(e as Error).message}`], issues.warnings);
   }
   if (secret.length < 32) issues.warnings.push(`${ROOT}.backend.auth.server-secret: shorter than 32 bytes; tokens are easier to forge`);
 
@@ -102,10 +107,9 @@ const readTree = async (file: string, env: Env, issues: Issues): Promise<RawObje
   }
   if (parsed === undefined || parsed === null) return {};
   if (!isObject(parsed)) throw new ConfigError([`config file ${path}: expected an object at the top level`]);
-  const outside: string[] = [];
   const service = parsed['service'];
-  for (const k of Object.keys(parsed)) if (k !== 'service') outside.push(k);
-  if (isObject(service)) for (const k of Object.keys(service)) if (k !== 'restserver') outside.push(`service.${k}`);
+  const outside = Object.keys(parsed).filter((k) => k !== 'service');
+  if (isObject(service)) outside.push(...Object.keys(service).filter((k) => k !== 'restserver').map((k) => `service.${k}`));
   else if (service !== undefined) outside.push('service');
   if (outside.length > 0) issues.warnings.push(`config file ${path}: keys outside ${ROOT} are ignored: ${outside.join(', ')}`);
   const rs: Raw | undefined = isObject(service) ? service['restserver'] : undefined;

@@ -298,7 +298,7 @@ const player = group(
       'max-parallel': int(2, 'Resizes running at once', { min: 1 }),
     }),
     'placeholder-url': str('', 'Empty: a placeholder is drawn from the album name; else a mustache URL (`{{name}}`) fetched instead'),
-    'cache-sizes': int(3000, 'Entries of the cover path cache', { min: 0 }),
+    'cache-size': int(3000, 'Entries of the cover path cache', { min: 0 }),
   },
   'Music player (`player`)',
 );

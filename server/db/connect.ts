@@ -173,11 +173,12 @@ function openSqlite(path: string, log: Logger): Db {
   try {
     if (!memory) mkdirSync(dirname(file), { recursive: true });
     database = new SqliteDatabase(file);
+    // first, so that the other pragmas wait for a process holding the file
+    database.pragma('busy_timeout = 5000');
     database.pragma('journal_mode = WAL');
     // Safe in WAL mode: a power loss may drop the last commits, never corrupt the file.
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
   } catch (e) {
     throw new Error(`Cannot open the SQLite database ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }

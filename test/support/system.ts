@@ -41,12 +41,23 @@ export function freePort(): Promise<number> {
 
 export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * True while the process runs. A zombie counts as gone: a daemon that exited is
+ * reparented to PID 1, which in a container may take a while to reap it.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; comm may contain spaces and parentheses
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch (e) {
+    // gone in between, or no /proc at all (not Linux): then trust kill(0)
+    return !((e as NodeJS.ErrnoException).code === 'ENOENT' && process.platform === 'linux');
   }
 }
 

@@ -32,7 +32,8 @@ export interface MigratableDb {
 /**
  * Brings the schema up to date. Returns the names of the migrations applied
  * by this call (empty when it was already current). Throws an Error naming the
- * failed migration when one fails.
+ * failed migration when one fails. Call it at start-up, before anything else
+ * uses `db` (on SQLite it holds the one connection in a transaction meanwhile).
  */
 export async function migrateToLatest(target: MigratableDb, logger: Logger = silentLogger): Promise<string[]> {
   const { db, dialect } = target;
@@ -45,21 +46,7 @@ export async function migrateToLatest(target: MigratableDb, logger: Logger = sil
     },
   });
 
-  let outcome: MigrationResultSet;
-  if (dialect === 'sqlite') {
-    // better-sqlite3 behind Kysely has a single connection, so every statement
-    // the migrator issues runs inside this transaction.
-    await sql`begin immediate`.execute(db);
-    try {
-      outcome = await migrator.migrateToLatest();
-    } catch (e) {
-      outcome = { error: e };
-    }
-    await sql.raw(outcome.error === undefined ? 'commit' : 'rollback').execute(db);
-  } else {
-    outcome = await migrator.migrateToLatest();
-  }
-
+  const outcome = dialect === 'sqlite' ? await inOneSqliteTransaction(db, migrator) : await migrator.migrateToLatest();
   const results = outcome.results ?? [];
   const failed = results.find((r) => r.status === 'Error');
   if (outcome.error !== undefined) {
@@ -72,4 +59,29 @@ export async function migrateToLatest(target: MigratableDb, logger: Logger = sil
   for (const name of applied) log.info('Applied database migration', { migration: name });
   if (applied.length === 0) log.debug('Database schema is up to date');
   return applied;
+}
+
+/**
+ * better-sqlite3 behind Kysely has a single connection, so every statement the
+ * migrator issues runs inside this transaction. `begin immediate` takes the
+ * write lock at once, waiting up to the busy timeout for another process.
+ */
+async function inOneSqliteTransaction(db: Kysely<unknown>, migrator: Migrator): Promise<MigrationResultSet> {
+  try {
+    await sql`begin immediate`.execute(db);
+  } catch (error) {
+    return { error, results: undefined };
+  }
+  let outcome: MigrationResultSet;
+  try {
+    outcome = await migrator.migrateToLatest();
+  } catch (error) {
+    outcome = { error, results: undefined };
+  }
+  try {
+    await sql.raw(outcome.error === undefined ? 'commit' : 'rollback').execute(db);
+  } catch (error) {
+    return outcome.error === undefined ? { error, results: undefined } : outcome;
+  }
+  return outcome;
 }
