@@ -145,6 +145,7 @@ const checkPlayer = (c: SpecValue, err: Err): void => {
   const p = c.player;
   if (p.enabled && !('default' in p.connections)) err('player.connections.default', 'is required when the player is enabled');
   for (const [id, conn] of Object.entries(p.connections)) {
+    if (p.enabled && conn.host.trim() === '') err(`player.connections.${id}.host`, 'is required when the player is enabled, got ""');
     if (conn.title === '') conn.title = id;
     if (conn.musicDirectory === '') conn.musicDirectory = p.musicDirectory;
   }

@@ -56,7 +56,7 @@ describe.each([
   ['SQLite', sqliteServer],
   ['PostgreSQL', () => networkServer(startPostgres)],
   ['MariaDB', () => networkServer(startMariadb)],
-] as const)('migrations on %s', (_name, startServer) => {
+] as const)('migrations on %s', (name, startServer) => {
   let server: Server;
   let db: Db;
 
@@ -80,8 +80,7 @@ describe.each([
     expect(await migrateToLatest(db)).toEqual([]);
   });
 
-  it('creates MariaDB tables as InnoDB with utf8mb4 and a binary collation', async () => {
-    if (db.dialect !== 'mysql') return;
+  if (name === 'MariaDB') it('creates tables as InnoDB with utf8mb4 and a binary collation', async () => {
     const { rows } = await sql<{ engine: string; collation: string }>`
       select engine as engine, table_collation as collation from information_schema.tables
       where table_schema = database() and table_name not like 'kysely%'`.execute(db.db);

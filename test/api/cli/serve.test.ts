@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const cli = join(root, 'dist/server/cli.js');
+
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exited: Promise<number | null>;
+}
+
+const run = (cmd: string, args: string[], env: Record<string, string>): Run => {
+  const child = spawn(cmd, args, { cwd: root, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env } });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exited };
+};
+
+const waitFor = async (what: () => RegExpExecArray | null, ms = 20_000): Promise<RegExpExecArray> => {
+  const until = Date.now() + ms;
+  for (;;) {
+    const m = what();
+    if (m) return m;
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe('the headless server command', () => {
+  const cleanups: Array<() => void> = [];
+  let dir: string;
+  beforeAll(() => {
+    if (!existsSync(cli)) throw new Error('dist/server/cli.js is missing: run `npm run build:server` (npm test does).');
+  });
+  afterEach(() => {
+    for (const c of cleanups.splice(0)) c();
+  });
+  const tempDir = () => {
+    dir = mkdtempSync(join(tmpdir(), 'pier-cli-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+
+  it('starts on embedded defaults without a file, creates the first admin once and stops on SIGTERM', async () => {
+    const data = tempDir();
+    const r = run(process.execPath, [cli], { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1' });
+    cleanups.push(() => r.child.kill('SIGKILL'));
+    const [, url] = await waitFor(() => /Pier is running at (http:\/\/\S+)\/app/.exec(r.out()));
+    const [, password] = /password: +(\S+)/.exec(r.out())!;
+    const cfg = await fetch(`${url}/api/v2/open/info/appconfig`);
+    expect(cfg.status).toBe(200);
+    expect(((await cfg.json()) as { appName: string }).appName).toBe('Pier');
+    const login = await fetch(`${url}/api/v2/open/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'admin', password }),
+    });
+    expect(((await login.json()) as { admin: boolean }).admin).toBe(true);
+    expect(existsSync(join(data, 'pier.db'))).toBe(true);
+    expect(existsSync(join(data, 'server-secret'))).toBe(true);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+
+    // a second start finds the admin and does not print a password again
+    const again = run(process.execPath, [cli], { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1' });
+    cleanups.push(() => again.child.kill('SIGKILL'));
+    await waitFor(() => /Pier is running at/.exec(again.out()));
+    expect(again.out()).not.toContain('password:');
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('reads a HOCON file given as the only argument; the environment wins over it', async () => {
+    const data = tempDir();
+    const file = join(data, 'pier.conf');
+    writeFileSync(
+      file,
+      `service.restserver {\n  data-dir = "${data}"\n  bind { address = "127.0.0.1", port = 0 }\n  webapp.app-name = "From file"\n  webapp.app-name = \${?APP_NAME_FROM_ENV}\n  webapp.welcome-message = "hello"\n}\n`,
+    );
+    const r = run(process.execPath, [cli, file], { APP_NAME_FROM_ENV: 'Substituted', SERVICE_WEBAPP_WELCOME_MESSAGE: 'from env' });
+    cleanups.push(() => r.child.kill('SIGKILL'));
+    const [, url] = await waitFor(() => /Pier is running at (http:\/\/\S+)\/app/.exec(r.out()));
+    const cfg = (await (await fetch(`${url}/api/v2/open/info/appconfig`)).json()) as Record<string, unknown>;
+    expect(cfg['appName']).toBe('Substituted');
+    expect(cfg['welcomeMessage']).toBe('from env');
+    r.child.kill('SIGTERM');
+    await r.exited;
+  });
+
+  it('reports every configuration error at once and exits non-zero', async () => {
+    const data = tempDir();
+    const file = join(data, 'bad.conf');
+    writeFileSync(file, `service.restserver {\n  data-dir = "${data}"\n  bind.port = "ninety"\n  backend.share.max-size = "huge"\n  backend.jdbc.url = "jdbc:h2:./x.db"\n}\n`);
+    const r = run(process.execPath, [cli, file], {});
+    expect(await r.exited).toBe(1);
+    const err = r.err();
+    expect(err).toContain('service.restserver.bind.port');
+    expect(err).toContain('ninety');
+    expect(err).toContain('service.restserver.backend.share.max-size');
+    expect(err).toContain('jdbc:sqlite:');
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+
+  it('npm start without an Electron runtime says so in one line and runs the headless server', async () => {
+    const data = tempDir();
+    const r = run(process.execPath, [join(root, 'scripts/start.mjs')], { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1' });
+    cleanups.push(() => r.child.kill('SIGKILL'));
+    await waitFor(() => /Pier is running at/.exec(r.out()));
+    const lines = r.out().split('\n');
+    expect(lines[0]).toBe('Electron runtime not installed (offline install); running the headless server instead.');
+    expect(lines.filter((l) => /Electron/.test(l))).toHaveLength(1);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+  });
+});
