@@ -5,7 +5,7 @@
  * stores removed, effective checksum parallelism and player fallbacks).
  */
 import { availableParallelism } from 'node:os';
-import { formatDuration } from '../common/durations.js';
+import { formatDuration as fmt } from '../common/durations.js';
 import { formatSize } from '../common/sizes.js';
 import { showKey } from './paths.js';
 import type { Issues } from './resolve.js';
@@ -13,7 +13,7 @@ import type { SpecValue } from './spec.js';
 
 const key = (path: string): string => showKey(path.split('.'));
 const languages = ['gb', 'de', 'fr'];
-const localHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** True when `base-url` points at this machine only (the URL is then derived per request). */
 export const isLocalUrl = (url: string): boolean => {
@@ -24,47 +24,60 @@ export const isLocalUrl = (url: string): boolean => {
   }
 };
 
+/** Reporting helpers; paths are below `service.restserver`. */
+interface Report {
+  err(path: string, message: string): void;
+  warn(path: string, message: string): void;
+  /** an error when `when` holds and `value` is blank */
+  need(path: string, value: string, when: boolean, reason: string): void;
+}
+
 /** Checks and completes `c` in place. */
 export const applyRules = (c: SpecValue, issues: Issues): void => {
-  const { errors, warnings } = issues;
-  const err = (path: string, message: string) => errors.push(`${key(path)}: ${message}`);
-  checkBaseUrl(c.baseUrl, err, warnings);
-
-  const { sessionValid } = c.backend.auth;
-  if (c.webapp.authRenewal > sessionValid - 30_000)
-    err('webapp.auth-renewal', `${fmt(c.webapp.authRenewal)} must be at least 30 seconds below ${key('backend.auth.session-valid')} (${fmt(sessionValid)})`);
-  const { maxValidity, maxSize } = c.backend.share;
-  if (c.webapp.defaultValidity > maxValidity)
-    err('webapp.default-validity', `${fmt(c.webapp.defaultValidity)} is above ${key('backend.share.max-validity')} (${fmt(maxValidity)})`);
-  if (c.backend.share.zipMaxSize > maxSize) {
-    warnings.push(`${key('backend.share.zip-max-size')}: ${formatSize(c.backend.share.zipMaxSize)} is above ${key('backend.share.max-size')}; capped to ${formatSize(maxSize)}`);
-    c.backend.share.zipMaxSize = maxSize;
-  }
-  if (!languages.includes(c.webapp.defaultLanguage.toLowerCase())) {
-    warnings.push(`${key('webapp.default-language')}: ${JSON.stringify(c.webapp.defaultLanguage)} is not one of ${languages.join(', ')}; using gb`);
-    c.webapp.defaultLanguage = 'gb';
-  } else c.webapp.defaultLanguage = c.webapp.defaultLanguage.toLowerCase();
-  if (c.webapp.defaultTimezone !== '' && !isTimeZone(c.webapp.defaultTimezone))
-    err('webapp.default-timezone', `unknown time zone ${JSON.stringify(c.webapp.defaultTimezone)}`);
-
-  checkJdbc(c.backend.jdbc.url, err);
-  checkStores(c, err);
-  checkAuth(c, err, warnings);
+  const r: Report = {
+    err: (path, message) => issues.errors.push(`${key(path)}: ${message}`),
+    warn: (path, message) => issues.warnings.push(`${key(path)}: ${message}`),
+    need: (path, value, when, reason) => {
+      if (when && value.trim() === '') r.err(path, `is required ${reason}, got ""`);
+    },
+  };
+  checkBaseUrl(c.baseUrl, r);
+  checkWebapp(c, r);
+  checkJdbc(c.backend.jdbc.url, r);
+  checkStores(c, r);
+  checkAuth(c, r);
 
   const cc = c.backend.computeChecksum;
   if (cc.useDefault) cc.parallel = Math.max(1, availableParallelism() - 1);
-  else if (cc.parallel < 1) err('backend.compute-checksum.parallel', `must be above 0 when use-default is false, got ${cc.parallel}`);
+  else if (cc.parallel < 1) r.err('backend.compute-checksum.parallel', `must be above 0 when use-default is false, got ${cc.parallel}`);
 
-  if (c.backend.mail.enabled && c.backend.mail.smtp.host.trim() === '') err('backend.mail.smtp.host', 'is required when mail is enabled, got ""');
+  r.need('backend.mail.smtp.host', c.backend.mail.smtp.host, c.backend.mail.enabled, 'when mail is enabled');
   if (c.backend.signup.mode === 'invite' && c.backend.signup.invitePassword === '')
-    warnings.push(`${key('backend.signup.invite-password')}: empty, so no invitation keys can be created while ${key('backend.signup.mode')} is invite`);
-  if (c.customContent.enabled && c.customContent.directory.trim() === '') err('custom-content.directory', 'is required when custom content is enabled, got ""');
-  checkPlayer(c, err);
+    r.warn('backend.signup.invite-password', 'is empty, so no invitation keys can be created in invite mode');
+  r.need('custom-content.directory', c.customContent.directory, c.customContent.enabled, 'when custom content is enabled');
+  checkPlayer(c, r);
 };
 
-type Err = (path: string, message: string) => void;
-
-const fmt = (ms: number): string => formatDuration(ms);
+const checkWebapp = (c: SpecValue, r: Report): void => {
+  const w = c.webapp;
+  const { sessionValid } = c.backend.auth;
+  const { maxValidity, maxSize } = c.backend.share;
+  if (w.authRenewal > sessionValid - 30_000)
+    r.err('webapp.auth-renewal', `${fmt(w.authRenewal)} must be at least 30 seconds below ${key('backend.auth.session-valid')} (${fmt(sessionValid)})`);
+  if (w.defaultValidity > maxValidity)
+    r.err('webapp.default-validity', `${fmt(w.defaultValidity)} is above ${key('backend.share.max-validity')} (${fmt(maxValidity)})`);
+  if (c.backend.share.zipMaxSize > maxSize) {
+    const zip = formatSize(c.backend.share.zipMaxSize);
+    r.warn('backend.share.zip-max-size', `${zip} is above ${key('backend.share.max-size')}; capped to ${formatSize(maxSize)}`);
+    c.backend.share.zipMaxSize = maxSize;
+  }
+  const language = w.defaultLanguage.toLowerCase();
+  if (!languages.includes(language))
+    r.warn('webapp.default-language', `${JSON.stringify(w.defaultLanguage)} is not one of ${languages.join(', ')}; using gb`);
+  w.defaultLanguage = languages.includes(language) ? language : 'gb';
+  if (w.defaultTimezone !== '' && !isTimeZone(w.defaultTimezone))
+    r.err('webapp.default-timezone', `unknown time zone ${JSON.stringify(w.defaultTimezone)}`);
+};
 
 const isTimeZone = (tz: string): boolean => {
   try {
@@ -75,77 +88,87 @@ const isTimeZone = (tz: string): boolean => {
   }
 };
 
-const checkBaseUrl = (url: string, err: Err, warnings: string[]): void => {
+const checkBaseUrl = (url: string, r: Report): void => {
+  const show = JSON.stringify(url);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return err('base-url', `not a URL: ${JSON.stringify(url)}`);
+    return r.err('base-url', `expected a URL, got ${show}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') err('base-url', `must start with http:// or https://, got ${JSON.stringify(url)}`);
-  if (url.endsWith('/')) err('base-url', `must not end with a slash, got ${JSON.stringify(url)}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') r.err('base-url', `expected http:// or https://, got ${show}`);
+  if (url.endsWith('/')) r.err('base-url', `must not end with a slash, got ${show}`);
   else if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '')
-    warnings.push(`${key('base-url')}: ${JSON.stringify(url)} has a path; serving below a path is not supported`);
+    r.warn('base-url', `${show} has a path; serving below a path is not supported`);
 };
 
-const checkJdbc = (url: string, err: Err): void => {
+const checkJdbc = (url: string, r: Report): void => {
   const show = JSON.stringify(url);
-  if (url.startsWith('jdbc:h2:')) err('backend.jdbc.url', `H2 is not supported, use jdbc:sqlite:<file> for the embedded database, got ${show}`);
-  else if (/^jdbc:sqlite:./.test(url) || /^jdbc:(postgresql|mariadb):\/\/[^/]+\/[^/?]+/.test(url)) return;
-  else err('backend.jdbc.url', `expected jdbc:sqlite:<file>, jdbc:postgresql://host:port/db or jdbc:mariadb://host:port/db, got ${show}`);
+  if (url.startsWith('jdbc:h2:'))
+    r.err('backend.jdbc.url', `H2 is not supported, use jdbc:sqlite:<file> for the embedded database, got ${show}`);
+  else if (!/^jdbc:sqlite:./.test(url) && !/^jdbc:(postgresql|mariadb):\/\/[^/]+\/[^/?]+/.test(url))
+    r.err('backend.jdbc.url', `expected jdbc:sqlite:<file>, jdbc:postgresql://host:port/db or jdbc:mariadb://host:port/db, got ${show}`);
 };
 
-const checkStores = (c: SpecValue, err: Err): void => {
+const checkStores = (c: SpecValue, r: Report): void => {
   const files = c.backend.files;
   const all = files.stores;
   files.stores = Object.fromEntries(Object.entries(all).filter(([, s]) => s.enabled));
   const usable = (path: string, id: string) => {
-    if (!(id in all)) err(path, `${JSON.stringify(id)} is not a configured store (known: ${Object.keys(all).join(', ')})`);
-    else if (!(id in files.stores)) err(path, `store ${JSON.stringify(id)} is not enabled`);
+    if (!(id in all)) r.err(path, `${JSON.stringify(id)} is not a configured store (known: ${Object.keys(all).join(', ')})`);
+    else if (!(id in files.stores)) r.err(path, `store ${JSON.stringify(id)} is not enabled`);
   };
   usable('backend.files.default-store', files.defaultStore);
   for (const [id, s] of Object.entries(files.stores)) {
     const at = `backend.files.stores.${id}`;
-    if (s.type === 'file-system' && s.directory.trim() === '') err(`${at}.directory`, 'is required for a file-system store, got ""');
-    if (s.type === 's3' && s.endpoint.trim() === '') err(`${at}.endpoint`, 'is required for an s3 store, got ""');
-    if (s.type === 's3' && s.bucket.trim() === '') err(`${at}.bucket`, 'is required for an s3 store, got ""');
+    r.need(`${at}.directory`, s.directory, s.type === 'file-system', 'for a file-system store');
+    r.need(`${at}.endpoint`, s.endpoint, s.type === 's3', 'for an s3 store');
+    r.need(`${at}.bucket`, s.bucket, s.type === 's3', 'for an s3 store');
   }
   const copy = files.copyFiles;
   if (!copy.enable) return;
   usable('backend.files.copy-files.source', copy.source);
   usable('backend.files.copy-files.target', copy.target);
-  if (copy.source === copy.target) err('backend.files.copy-files.target', `must differ from the source, got ${JSON.stringify(copy.target)}`);
+  if (copy.source === copy.target)
+    r.err('backend.files.copy-files.target', `must differ from the source, got ${JSON.stringify(copy.target)}`);
 };
 
-const checkAuth = (c: SpecValue, err: Err, warnings: string[]): void => {
+const oauthRequired = {
+  'authorize-url': 'authorizeUrl',
+  'token-url': 'tokenUrl',
+  'user-url': 'userUrl',
+  'user-id-key': 'userIdKey',
+  'client-id': 'clientId',
+} as const;
+
+const checkAuth = (c: SpecValue, r: Report): void => {
   const a = c.backend.auth;
-  if (a.fixed.enabled && a.fixed.user.trim() === '') err('backend.auth.fixed.user', 'is required when the fixed module is enabled, got ""');
-  if (a.fixed.enabled && a.fixed.password === '') err('backend.auth.fixed.password', 'is required when the fixed module is enabled, got ""');
+  r.need('backend.auth.fixed.user', a.fixed.user, a.fixed.enabled, 'when the fixed module is enabled');
+  r.need('backend.auth.fixed.password', a.fixed.password, a.fixed.enabled, 'when the fixed module is enabled');
   for (const [mod, m] of [['http', a.http], ['http-basic', a.httpBasic]] as const) {
-    if (!/^[A-Za-z]+$/.test(m.method)) err(`backend.auth.${mod}.method`, `expected an HTTP method, got ${JSON.stringify(m.method)}`);
+    if (!/^[A-Za-z]+$/.test(m.method)) r.err(`backend.auth.${mod}.method`, `expected an HTTP method, got ${JSON.stringify(m.method)}`);
     m.method = m.method.toUpperCase();
-    if (m.enabled && m.url.trim() === '') err(`backend.auth.${mod}.url`, `is required when the ${mod} module is enabled, got ""`);
+    r.need(`backend.auth.${mod}.url`, m.url, m.enabled, `when the ${mod} module is enabled`);
   }
-  if (a.command.enabled && (a.command.program[0] ?? '') === '') err('backend.auth.command.program', `needs at least the program, got ${JSON.stringify(a.command.program)}`);
-  const required = ['authorize-url', 'token-url', 'user-url', 'user-id-key', 'client-id'] as const;
-  const field = { 'authorize-url': 'authorizeUrl', 'token-url': 'tokenUrl', 'user-url': 'userUrl', 'user-id-key': 'userIdKey', 'client-id': 'clientId' } as const;
-  for (const [id, p] of Object.entries(a.oauth)) {
-    if (!p.enabled) continue;
-    for (const k of required) if (p[field[k]].trim() === '') err(`backend.auth.oauth.${id}.${k}`, 'is required for an enabled provider, got ""');
-  }
-  if (a.proxy.enabled && a.proxy.userHeader.trim() === '') err('backend.auth.proxy.user-header', 'is required when proxy login is enabled, got ""');
-  const passwordModules = a.fixed.enabled || a.http.enabled || a.httpBasic.enabled || a.command.enabled || a.internal.enabled;
+  if (a.command.enabled && (a.command.program[0] ?? '').trim() === '')
+    r.err('backend.auth.command.program', `needs at least the program, got ${JSON.stringify(a.command.program)}`);
+  for (const [id, p] of Object.entries(a.oauth))
+    for (const [k, field] of Object.entries(oauthRequired))
+      r.need(`backend.auth.oauth.${id}.${k}`, p[field], p.enabled, 'for an enabled provider');
+  r.need('backend.auth.proxy.user-header', a.proxy.userHeader, a.proxy.enabled, 'when proxy login is enabled');
+
+  const passwordModules = [a.fixed, a.http, a.httpBasic, a.command, a.internal].some((m) => m.enabled);
   const external = a.proxy.enabled || Object.values(a.oauth).some((p) => p.enabled);
-  if (!passwordModules && !external) warnings.push(`${key('backend.auth')}: no login module is enabled; nobody can log in`);
+  if (!passwordModules && !external) r.warn('backend.auth', 'no login module is enabled; nobody can log in');
   if (!a.internal.enabled && c.backend.signup.mode !== 'closed')
-    warnings.push(`${key('backend.signup.mode')}: is ${c.backend.signup.mode} while ${key('backend.auth.internal.enabled')} is false; signed-up accounts cannot log in`);
+    r.warn('backend.signup.mode', `is ${c.backend.signup.mode} but the internal login module is disabled; signed-up accounts cannot log in`);
 };
 
-const checkPlayer = (c: SpecValue, err: Err): void => {
+const checkPlayer = (c: SpecValue, r: Report): void => {
   const p = c.player;
-  if (p.enabled && !('default' in p.connections)) err('player.connections.default', 'is required when the player is enabled');
+  if (p.enabled && !('default' in p.connections)) r.err('player.connections.default', 'is required when the player is enabled');
   for (const [id, conn] of Object.entries(p.connections)) {
-    if (p.enabled && conn.host.trim() === '') err(`player.connections.${id}.host`, 'is required when the player is enabled, got ""');
+    r.need(`player.connections.${id}.host`, conn.host, p.enabled, 'when the player is enabled');
     if (conn.title === '') conn.title = id;
     if (conn.musicDirectory === '') conn.musicDirectory = p.musicDirectory;
   }

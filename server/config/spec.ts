@@ -25,15 +25,45 @@ const moduleOrder = (d: number) => int(d, 'Position among the login modules (asc
 const template = (subject: string, body: string, doc: string) =>
   group(doc, { subject: str(subject, 'Subject (mustache template)'), body: str(body, 'Body (mustache template)') });
 
-const signature = '\n\nGreetings,\n{{user}} via Pier\n';
+const lines = (...text: string[]): string => `${text.join('\n')}\n`;
+const signature = ['', 'Greetings,', '{{user}} via Pier'];
+const downloadBody = lines(
+  'Hello,',
+  '',
+  'there are some files for you to download. Visit this link:',
+  '',
+  '{{{url}}}',
+  '',
+  '{{#password}}The required password will be sent by other means.{{/password}}',
+  ...signature,
+);
+const aliasBody = lines('Hello,', '', 'please use the following link to send files to me:', '', '{{{url}}}', ...signature);
+const uploadNotifyBody = lines(
+  'Hello {{user}},',
+  '',
+  "there have been files uploaded for you via the alias '{{aliasName}}'.",
+  'View it here:',
+  '',
+  '{{{url}}}',
+  '',
+  'Greetings,',
+  'Pier',
+);
 
 const server = {
-  'base-url': str('http://localhost:9090', 'External URL for absolute links and the cookie; no trailing slash, no path. Left at a local address, it is derived per request'),
+  'base-url': str(
+    'http://localhost:9090',
+    'External URL for absolute links and the cookie; no trailing slash, no path. Left at a local address, it is derived per request',
+  ),
   bind: group('Listen address', {
     address: str('localhost', 'Bind host (`0.0.0.0` for every interface)'),
     port: port(9090, 'Bind port (0: a random free port)'),
   }),
-  'data-dir': str(({ dataDir }) => dataDir, 'Where the generated server secret, the embedded database, thumbnails and the default file-system store live. The OS temp dir may be emptied on reboot: set it (the desktop app uses its user-data folder)', { shownDefault: '<os temp dir>/pier' }),
+  'data-dir': str(
+    ({ dataDir }) => dataDir,
+    'Where the generated server secret, the embedded database, thumbnails and the default file-system store live. The OS temp dir may be emptied on reboot: set it (the desktop app uses its user-data folder)',
+    { shownDefault: '<os temp dir>/pier' },
+  ),
   'max-page-size': int(100, 'Maximum size of result lists', { min: 1 }),
   'file-download': group('Downloads', {
     'download-chunk-size': size('4M', 'Amount of data returned for an open range request (`bytes=a-`)', { min: 1 }),
@@ -62,7 +92,11 @@ const webapp = group(
     'app-footer': str('', 'Markdown footer; empty renders a link to the project'),
     'app-footer-visible': bool(true, 'Show the footer'),
     'chunk-size': size('10M', 'Amount the client sends in one upload request; the server re-chunks smaller', { min: 1 }),
-    'retry-delays': ints([0, 3000, 6000, 12000, 24000, 48000], 'Milliseconds the client waits before each upload retry; the length is the number of retries', { min: 0 }),
+    'retry-delays': ints(
+      [0, 3000, 6000, 12000, 24000, 48000],
+      'Milliseconds the client waits before each upload retry; the length is the number of retries',
+      { min: 0 },
+    ),
     'welcome-message': str('', 'Markdown shown on the login page'),
     'default-language': str('gb', 'Language of the client: `gb`, `de` or `fr`; anything else falls back to `gb`'),
     'auth-renewal': duration('4 minutes', 'Interval for fetching a new token; at least 30 seconds below `backend.auth.session-valid`', { min: 1 }),
@@ -94,7 +128,11 @@ const oauthEntry = group('An OAuth 2 provider', {
 const auth = group(
   'Authentication: tokens and login modules (tried in ascending `order`)',
   {
-    'server-secret': str('', 'Token signing key: `hex:<hex>`, `b64:<base64>` or plain UTF-8. Empty: 32 random bytes generated once and kept in `<data-dir>/server-secret`. Servers sharing users need the same secret', { secret: true }),
+    'server-secret': str(
+      '',
+      'Token signing key: `hex:<hex>`, `b64:<base64>` or plain UTF-8. Empty: 32 random bytes generated once and kept in `<data-dir>/server-secret`. Servers sharing users need the same secret',
+      { secret: true },
+    ),
     'session-valid': duration('8 minutes', 'Token lifetime', { min: 1 }),
     fixed: group('A fixed admin account from the configuration', {
       enabled: bool(false, 'Enable the module'),
@@ -168,7 +206,10 @@ const backend = group('Server internals', {
   jdbc: group(
     'The database',
     {
-      url: str(({ dataDir }) => `jdbc:sqlite:${dataDir}/pier.db`, '`jdbc:sqlite:<file>` (embedded), `jdbc:postgresql://host:port/db` or `jdbc:mariadb://host:port/db`'),
+      url: str(
+        ({ dataDir }) => `jdbc:sqlite:${dataDir}/pier.db`,
+        '`jdbc:sqlite:<file>` (embedded), `jdbc:postgresql://host:port/db` or `jdbc:mariadb://host:port/db`',
+      ),
       user: str('sa', 'Database user'),
       password: str('', 'Database password', { secret: true }),
     },
@@ -256,9 +297,21 @@ const backend = group('Server internals', {
         'list-id': str('Pier', 'List-Id header; empty: no header'),
       }),
       templates: group('Mustache templates', {
-        download: template('Download ready.', `Hello,\n\nthere are some files for you to download. Visit this link:\n\n{{{url}}}\n\n{{#password}}The required password will be sent by other means.{{/password}}${signature}`, 'Download link (`url`, section `password`, `user`)'),
-        alias: template('Link for Upload', `Hello,\n\nplease use the following link to send files to me:\n\n{{{url}}}${signature}`, 'Alias link (`url`, `user`)'),
-        'upload-notify': template('[Pier] Files arrived', "Hello {{user}},\n\nthere have been files uploaded for you via the alias '{{aliasName}}'.\nView it here:\n\n{{{url}}}\n\nGreetings,\nPier\n", 'Upload notification (`user`, `aliasName`, `url`)'),
+        download: template(
+          'Download ready.',
+          downloadBody,
+          'Download link (`url`, section `password`, `user`)',
+        ),
+        alias: template(
+          'Link for Upload',
+          aliasBody,
+          'Alias link (`url`, `user`)',
+        ),
+        'upload-notify': template(
+          '[Pier] Files arrived',
+          uploadNotifyBody,
+          'Upload notification (`user`, `aliasName`, `url`)',
+        ),
       }),
     },
     'Mail (`backend.mail`)',

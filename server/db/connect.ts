@@ -129,7 +129,7 @@ function parseNetworkUrl(url: string, rest: string, dialect: 'postgres' | 'mysql
  */
 export async function openDatabase(config: DatabaseConfig, logger: Logger = silentLogger): Promise<Db> {
   const target = parseJdbcUrl(config.url);
-  const log = logger.child('db');
+  const log = logger;
   if (target.dialect === 'sqlite') return openSqlite(target.path, log);
 
   const user = config.user !== '' ? config.user : (target.params['user'] ?? '');

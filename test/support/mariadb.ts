@@ -14,7 +14,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import type { DatabaseConfig } from '../../server/db/connect.js';
-import { checkDatabaseName, delay, freePort, isAlive, isRoot, killOnExit, missingBinary, run, systemUser } from './system.js';
+import {
+  checkDatabaseName,
+  delay,
+  freePort,
+  isAlive,
+  isRoot,
+  killOnExit,
+  missingBinary,
+  run,
+  systemUser,
+} from './system.js';
 
 export interface MariadbInstance extends DatabaseConfig {
   port: number;

@@ -13,7 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../server/db/connect.js';
-import { checkDatabaseName, delay, freePort, isAlive, isRoot, killOnExit, missingBinary, run, systemUser } from './system.js';
+import {
+  checkDatabaseName,
+  delay,
+  freePort,
+  isAlive,
+  isRoot,
+  killOnExit,
+  missingBinary,
+  run,
+  systemUser,
+} from './system.js';
 
 export interface PostgresInstance extends DatabaseConfig {
   port: number;

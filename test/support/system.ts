@@ -12,7 +12,10 @@ export const INSTALL_COMMAND =
 export const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 
 export function missingBinary(what: string): Error {
-  return new Error(`${what} is not installed. Install it with:\n  ${INSTALL_COMMAND}\n(npm test runs scripts/ensure-system-deps.mjs, which does this when run as root.)`);
+  return new Error(
+    `${what} is not installed. Install it with:\n  ${INSTALL_COMMAND}\n` +
+      '(npm test runs scripts/ensure-system-deps.mjs first, which does this when run as root.)',
+  );
 }
 
 /** Runs a program without a shell; rejects with its output when it fails. */

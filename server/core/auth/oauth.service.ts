@@ -84,14 +84,14 @@ export const createOAuthService = (deps: OAuthServiceDeps): OAuthService => {
     return p?.enabled ? p : undefined;
   };
 
-  const newState = (id: string): string => {
-    const payload = Buffer.from(
-      JSON.stringify({ p: id, exp: clock.now() + oauthStateValidMs, n: randomBytes(12).toString('base64url') }),
-    ).toString('base64url');
+  const newState = (id: string, nonce: string): string => {
+    const payload = Buffer.from(JSON.stringify({ p: id, exp: clock.now() + oauthStateValidMs, n: nonce })).toString(
+      'base64url',
+    );
     return `${payload}.${sign(payload).toString('base64url')}`;
   };
 
-  const checkState = (id: string, state: string | undefined): void => {
+  const checkState = (id: string, state: string | undefined, nonce: string | undefined): void => {
     if (!state || state.length > 2048) throw new FlowError('missing state');
     const [payload = '', mac = '', ...rest] = state.split('.');
     // compared as text: base64url decoding would ignore stray characters
@@ -100,7 +100,7 @@ export const createOAuthService = (deps: OAuthServiceDeps): OAuthService => {
     if (rest.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new FlowError('bad state signature');
     }
-    let claims: { p?: unknown; exp?: unknown };
+    let claims: { p?: unknown; exp?: unknown; n?: unknown };
     try {
       claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claims;
     } catch {
@@ -108,6 +108,7 @@ export const createOAuthService = (deps: OAuthServiceDeps): OAuthService => {
     }
     if (claims.p !== id) throw new FlowError('state of another provider');
     if (typeof claims.exp !== 'number' || clock.now() > claims.exp) throw new FlowError('state expired');
+    if (!nonce || claims.n !== nonce) throw new FlowError('state started in another browser');
   };
 
   const send = async (what: string, url: string, init: RequestInit): Promise<string> => {
@@ -170,8 +171,9 @@ export const createOAuthService = (deps: OAuthServiceDeps): OAuthService => {
       url.searchParams.set('redirect_uri', callbackUrl(baseUrl, id));
       url.searchParams.set('response_type', 'code');
       if (p.scope.trim()) url.searchParams.set('scope', p.scope.trim());
-      url.searchParams.set('state', newState(id));
-      return url.toString();
+      const nonce = randomBytes(16).toString('base64url');
+      url.searchParams.set('state', newState(id, nonce));
+      return { url: url.toString(), nonce };
     },
 
     async resume(id, params, baseUrl) {
@@ -179,7 +181,7 @@ export const createOAuthService = (deps: OAuthServiceDeps): OAuthService => {
         const p = provider(id);
         if (!p) throw new FlowError('unknown or disabled provider');
         if (params.error) throw new FlowError(`provider error ${params.error.slice(0, 100)}`);
-        checkState(id, params.state);
+        checkState(id, params.state, params.nonce);
         if (!params.code) throw new FlowError('missing code');
         const token = await exchangeCode(p, params.code, callbackUrl(baseUrl, id));
         const user = await fetchUser(p, token);

@@ -37,7 +37,7 @@ export interface MigratableDb {
  */
 export async function migrateToLatest(target: MigratableDb, logger: Logger = silentLogger): Promise<string[]> {
   const { db, dialect } = target;
-  const log = logger.child('db.migrations');
+  const log = logger.child('migrations');
   const migrator = new Migrator({
     db,
     provider: {

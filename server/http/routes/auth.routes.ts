@@ -49,13 +49,26 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth }) => {
   api.route('get', '/api/v2/open/auth/proxy', proxy);
   api.route('post', '/api/v2/open/auth/proxy', proxy);
 
+  // The flow's nonce stays in this browser, so a callback link started elsewhere is refused.
+  const OAUTH_COOKIE = 'service_oauth';
+  const oauthCookie = (req: Request) => ({
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/api/v2/open/auth/oauth',
+    secure: secure(req),
+  });
+
   api.route('get', '/api/v2/open/auth/oauth/{id}', async (req, res) => {
-    res.redirect(302, await oauth.authorizeUrl(String(req.params['id']), base(req)));
+    const { url, nonce } = await oauth.authorizeUrl(String(req.params['id']), base(req));
+    res.cookie(OAUTH_COOKIE, nonce, { ...oauthCookie(req), maxAge: 10 * 60_000 });
+    res.redirect(302, url);
   });
 
   api.route('get', '/api/v2/open/auth/oauth/{id}/resume', async (req, res) => {
     const q = query(res) as { code?: string; state?: string; error?: string };
-    const result = await oauth.resume(String(req.params['id']), q, base(req));
+    const nonce = (req.cookies as Record<string, string | undefined>)[OAUTH_COOKIE];
+    res.clearCookie(OAUTH_COOKIE, oauthCookie(req));
+    const result = await oauth.resume(String(req.params['id']), { ...q, nonce }, base(req));
     if (result.success && result.token) setAuthCookie(res, result.token, result.validMs, secure(req));
     res.redirect(302, `${base(req)}/app/login?oauth=${result.success ? '1' : '0'}`);
   });

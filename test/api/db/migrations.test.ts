@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConfig, type Db } from '../../../server/db/connect.js';
 import { migrateToLatest } from '../../../server/db/migrations/index.js';
@@ -45,7 +45,10 @@ function migrateInChild(config: DatabaseConfig): Promise<string[]> {
       process.execPath,
       ['--import', 'tsx', childScript, config.url, config.user, config.password],
       { encoding: 'utf8', timeout: 60_000 },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as string[])),
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as string[]);
+      },
     );
   });
 }
@@ -91,51 +94,47 @@ describe.each([
   it('round-trips accounts, shares, BIGINT timestamps and a 600 KiB blob', async () => {
     const d = db.db;
     await d.insertInto('accounts').values(account('acc1', 'alice')).execute();
-    await d
-      .insertInto('aliases')
-      .values({ id: 'alias1', account_id: 'acc1', name: 'Drop box', validity: 7 * 86_400_000, enabled: 1, created: now })
-      .execute();
+    await d.insertInto('aliases').values(alias('alias1', 'acc1')).execute();
     const validity = 5_000_000_000; // above 2^32 ms
     await d
       .insertInto('shares')
-      .values({
-        id: 'share1', account_id: 'acc1', alias_id: 'alias1', name: 'Holiday', validity, max_views: 30,
-        password: null, description: 'x'.repeat(70_000), created: now,
-      })
+      .values({ ...share('share1', 'acc1', 'alias1'), validity, description: 'x'.repeat(70_000) })
       .execute();
-    const share = await d.selectFrom('shares').selectAll().where('id', '=', 'share1').executeTakeFirstOrThrow();
-    expect(share.created).toBe(now);
-    expect(typeof share.created).toBe('number');
-    expect(share.validity).toBe(validity);
-    expect(share.alias_id).toBe('alias1');
-    expect(share.description).toHaveLength(70_000);
+    const row = await d.selectFrom('shares').selectAll().where('id', '=', 'share1').executeTakeFirstOrThrow();
+    expect(row.created).toBe(now);
+    expect(typeof row.created).toBe('number');
+    expect(row.validity).toBe(validity);
+    expect(row.alias_id).toBe('alias1');
+    expect(row.description).toHaveLength(70_000);
 
     const bytes = randomBytes(600 * 1024);
+    const filename = 'Ünïcødé 🎵 photo.jpg';
+    await d.insertInto('file_meta').values(fileMeta('file1', bytes.length)).execute();
+    await d.insertInto('share_files').values({ ...shareFile('sf1', 'share1', 'file1'), filename }).execute();
     await d
-      .insertInto('file_meta')
-      .values({ file_id: 'file1', mimetype: 'image/jpeg', length: bytes.length, checksum: '', created: now, store: 'database', location: '' })
+      .insertInto('file_chunks')
+      .values({ file_id: 'file1', chunk_nr: 0, chunk_len: bytes.length, chunk_data: bytes })
       .execute();
-    await d
-      .insertInto('share_files')
-      .values({ id: 'sf1', share_id: 'share1', file_id: 'file1', filename: 'Ünïcødé 🎵 photo.jpg', created: now, real_size: bytes.length })
-      .execute();
-    await d.insertInto('file_chunks').values({ file_id: 'file1', chunk_nr: 0, chunk_len: bytes.length, chunk_data: bytes }).execute();
-    const chunk = await d.selectFrom('file_chunks').selectAll().where('file_id', '=', 'file1').executeTakeFirstOrThrow();
+    const chunk = await d.selectFrom('file_chunks').selectAll().executeTakeFirstOrThrow();
     expect(chunk.chunk_data).toBeInstanceOf(Uint8Array);
     expect(Buffer.compare(Buffer.from(chunk.chunk_data), bytes)).toBe(0);
     const sf = await d.selectFrom('share_files').select(['filename', 'real_size']).executeTakeFirstOrThrow();
-    expect(sf).toEqual({ filename: 'Ünïcødé 🎵 photo.jpg', real_size: bytes.length });
+    expect(sf).toEqual({ filename, real_size: 0 });
   });
 
   it('returns count(*) and sum() of BIGINTs as JS numbers', async () => {
     const d = db.db;
     await d
       .insertInto('file_meta')
-      .values([3, 4].map((n) => ({ file_id: `big${n}`, mimetype: 'x', length: n * 1_000_000_000, checksum: 'c', created: now, store: 's', location: '' })))
+      .values([3, 4].map((n) => ({ ...fileMeta(`big${n}`, n * 1_000_000_000), checksum: 'c' })))
       .execute();
     const row = await d
       .selectFrom('file_meta')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('length').as('total'), eb.fn.max('created').as('latest')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('length').as('total'),
+        eb.fn.max('created').as('latest'),
+      ])
       .where('checksum', '=', 'c')
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ n: 2, total: 7_000_000_000, latest: now });
@@ -147,27 +146,31 @@ describe.each([
   });
 
   it('compares ids case-sensitively', async () => {
-    await db.db.insertInto('invitations').values([{ id: 'AbC', created: now }, { id: 'abc', created: now }]).execute();
+    await db.db
+      .insertInto('invitations')
+      .values([
+        { id: 'AbC', created: now },
+        { id: 'abc', created: now },
+      ])
+      .execute();
     const rows = await db.db.selectFrom('invitations').select('id').where('id', '=', 'abc').execute();
     expect(rows).toEqual([{ id: 'abc' }]);
   });
 
-  it('enforces unique alias members and publish shares', async () => {
+  it('enforces unique alias members, unique publications and existing owners', async () => {
     const d = db.db;
-    await d.insertInto('alias_members').values({ id: 'm1', alias_id: 'alias1', account_id: 'acc2' }).execute();
-    await expect(d.insertInto('alias_members').values({ id: 'm2', alias_id: 'alias1', account_id: 'acc2' }).execute()).rejects.toThrow();
-    const publish = { share_id: 'share1', enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: now + 5_000_000_000, created: now };
-    await d.insertInto('publish_shares').values({ id: 'pub1', ...publish }).execute();
-    await expect(d.insertInto('publish_shares').values({ id: 'pub2', ...publish }).execute()).rejects.toThrow();
-    await expect(
-      d.insertInto('shares').values({ id: 's-x', account_id: 'nobody', alias_id: null, name: null, validity: 1, max_views: 1, password: null, description: null, created: now }).execute(),
-    ).rejects.toThrow();
+    const member = { alias_id: 'alias1', account_id: 'acc2' };
+    await d.insertInto('alias_members').values({ id: 'm1', ...member }).execute();
+    await expect(d.insertInto('alias_members').values({ id: 'm2', ...member }).execute()).rejects.toThrow();
+    await d.insertInto('publish_shares').values(publication('pub1', 'share1')).execute();
+    await expect(d.insertInto('publish_shares').values(publication('pub2', 'share1')).execute()).rejects.toThrow();
+    await expect(d.insertInto('shares').values(share('s-x', 'nobody', null)).execute()).rejects.toThrow();
   });
 
   it('sets shares.alias_id to null when the alias is deleted', async () => {
     await db.db.deleteFrom('aliases').where('id', '=', 'alias1').execute();
-    const share = await db.db.selectFrom('shares').select('alias_id').where('id', '=', 'share1').executeTakeFirstOrThrow();
-    expect(share.alias_id).toBeNull();
+    const row = await db.db.selectFrom('shares').select('alias_id').executeTakeFirstOrThrow();
+    expect(row.alias_id).toBeNull();
     expect(await count('alias_members')).toBe(0);
   });
 
@@ -177,9 +180,9 @@ describe.each([
     expect(await count('publish_shares')).toBe(0);
     expect(await count('share_files')).toBe(0);
     expect(await count('accounts')).toBe(1);
-    // file_meta outlives the share (the cleanup job removes orphans); its share_files cascade
-    await db.db.insertInto('shares').values({ id: 'share2', account_id: 'acc2', alias_id: null, name: null, validity: 1, max_views: 1, password: null, description: null, created: now }).execute();
-    await db.db.insertInto('share_files').values({ id: 'sf2', share_id: 'share2', file_id: 'file1', filename: null, created: now, real_size: 0 }).execute();
+    // file_meta outlives the share (the cleanup job removes orphans); deleting it cascades to share_files
+    await db.db.insertInto('shares').values(share('share2', 'acc2', null)).execute();
+    await db.db.insertInto('share_files').values(shareFile('sf2', 'share2', 'file1')).execute();
     await db.db.deleteFrom('file_meta').where('file_id', '=', 'file1').execute();
     expect(await count('share_files')).toBe(0);
   });
@@ -201,7 +204,9 @@ describe.each([
     const broken = await openDatabase(config);
     try {
       await broken.db.schema.createTable('upload_locks').addColumn('id', 'integer').execute();
-      await expect(migrateToLatest(broken)).rejects.toThrow(/Database migration failed \(\w+\) in migration 0001-initial: /);
+      await expect(migrateToLatest(broken)).rejects.toThrow(
+        /Database migration failed \(\w+\) in migration 0001-initial: /,
+      );
       if (broken.dialect !== 'mysql') {
         // SQLite and PostgreSQL roll the whole migration back; MariaDB cannot undo DDL
         const tables = (await broken.db.introspection.getTables()).map((t) => t.name);
@@ -213,14 +218,37 @@ describe.each([
   });
 
   async function count(table: keyof Database): Promise<number> {
-    const row = await db.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return row.n;
+    const query = db.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+    return (await query.executeTakeFirstOrThrow()).n;
   }
 });
 
-function account(id: string, login: string) {
-  return {
-    id, login, source: 'intern', state: 'Active', password: '', email: null,
-    admin: 0, login_count: 0, last_login: now + 1, created: now,
-  };
-}
+// Rows with every column, so each test states only what it is about.
+type Row<T extends keyof Database> = Insertable<Database[T]>;
+
+const account = (id: string, login: string): Row<'accounts'> => ({
+  id, login, source: 'intern', state: 'Active', password: '', email: null,
+  admin: 0, login_count: 0, last_login: now + 1, created: now,
+});
+
+const alias = (id: string, accountId: string): Row<'aliases'> => ({
+  id, account_id: accountId, name: 'Drop box', validity: 7 * 86_400_000, enabled: 1, created: now,
+});
+
+const share = (id: string, accountId: string, aliasId: string | null): Row<'shares'> => ({
+  id, account_id: accountId, alias_id: aliasId, name: null, validity: 86_400_000, max_views: 30,
+  password: null, description: null, created: now,
+});
+
+const publication = (id: string, shareId: string): Row<'publish_shares'> => ({
+  id, share_id: shareId, enabled: 1, views: 0, last_access: null,
+  publish_date: now, publish_until: now + 5_000_000_000, created: now,
+});
+
+const fileMeta = (fileId: string, length: number): Row<'file_meta'> => ({
+  file_id: fileId, mimetype: 'image/jpeg', length, checksum: '', created: now, store: 'database', location: '',
+});
+
+const shareFile = (id: string, shareId: string, fileId: string): Row<'share_files'> => ({
+  id, share_id: shareId, file_id: fileId, filename: null, created: now, real_size: 0,
+});

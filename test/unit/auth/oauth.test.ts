@@ -96,7 +96,18 @@ const setup = (providers: Record<string, OAuthProviderConfig> = { prov: provider
   };
   const clock = manualClock(1_700_000_000_000);
   const secret = new TextEncoder().encode('test-secret');
-  const oauth = createOAuthService({ providers, secret, auth, clock, log });
+  const service = createOAuthService({ providers, secret, auth, clock, log });
+  // Plays the browser: remembers the nonce of each state, as the route's cookie does.
+  const nonces = new Map<string, string>();
+  const oauth = {
+    authorizeUrl: async (id: string, base: string) => {
+      const { url, nonce } = await service.authorizeUrl(id, base);
+      nonces.set(new URL(url).searchParams.get('state') ?? '', nonce);
+      return url;
+    },
+    resume: (id: string, params: Parameters<typeof service.resume>[1], base: string) =>
+      service.resume(id, { nonce: params.state ? nonces.get(params.state) : undefined, ...params }, base),
+  };
   const stateFor = async (id = 'prov') => new URL(await oauth.authorizeUrl(id, appBase)).searchParams.get('state') ?? '';
   return { oauth, calls, warnings, clock, stateFor };
 };
@@ -172,6 +183,16 @@ describe('resume', () => {
       'bad state',
     ],
     ['a missing state', (s) => s.oauth.resume('prov', { code: 'good-code' }, appBase), 'missing state'],
+    [
+      'a state started in another browser',
+      async (s) => s.oauth.resume('prov', { code: 'good-code', state: await s.stateFor(), nonce: 'someone-else' }, appBase),
+      'another browser',
+    ],
+    [
+      'a state without the browser nonce',
+      async (s) => s.oauth.resume('prov', { code: 'good-code', state: await s.stateFor(), nonce: undefined }, appBase),
+      'another browser',
+    ],
     ["another provider's state", async (s) => s.oauth.resume('prov', { code: 'good-code', state: await s.stateFor('other') }, appBase), 'another provider'],
     [
       'an expired state',

@@ -7,7 +7,10 @@ import { openDatabase, parseJdbcUrl, redactJdbcUrl } from '../../../server/db/co
 
 describe('parseJdbcUrl', () => {
   it('reads an SQLite path and drops H2-style ;OPTION suffixes', () => {
-    expect(parseJdbcUrl('jdbc:sqlite:/var/lib/pier/pier.db')).toEqual({ dialect: 'sqlite', path: '/var/lib/pier/pier.db' });
+    expect(parseJdbcUrl('jdbc:sqlite:/var/lib/pier/pier.db')).toEqual({
+      dialect: 'sqlite',
+      path: '/var/lib/pier/pier.db',
+    });
     expect(parseJdbcUrl('jdbc:sqlite:/tmp/p.db;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE')).toEqual({
       dialect: 'sqlite',
       path: '/tmp/p.db',
@@ -44,7 +47,9 @@ describe('parseJdbcUrl', () => {
   });
 
   it('refuses unknown schemes, naming the url', () => {
-    expect(() => parseJdbcUrl('jdbc:oracle:thin:@host:1521:xe')).toThrow(/Unsupported database url "jdbc:oracle:thin:@host:1521:xe"/);
+    expect(() => parseJdbcUrl('jdbc:oracle:thin:@host:1521:xe')).toThrow(
+      /Unsupported database url "jdbc:oracle:thin:@host:1521:xe"/,
+    );
     expect(() => parseJdbcUrl('postgres://host/db')).toThrow(/"postgres:\/\/host\/db"/);
   });
 
@@ -99,7 +104,9 @@ describe('openDatabase', () => {
       user: 'someone',
       password: 'very-secret-pw',
     });
-    await expect(promise).rejects.toThrow(/Cannot connect to the database jdbc:postgresql:\/\/127\.0\.0\.1:1\/nowhere.*"someone"/);
+    await expect(promise).rejects.toThrow(
+      /Cannot connect to the database jdbc:postgresql:\/\/127\.0\.0\.1:1\/nowhere.*"someone"/,
+    );
     await expect(promise).rejects.not.toThrow(/very-secret-pw/);
   });
 });
