@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import type { DatabaseConfig } from '../../server/db/connect.js';
 import {
-  checkDatabaseName,
+  finishInstance,
+  type DatabaseInstance,
   delay,
   freePort,
   isAlive,
@@ -26,13 +27,7 @@ import {
   systemUser,
 } from './system.js';
 
-export interface MariadbInstance extends DatabaseConfig {
-  port: number;
-  /** a new, empty database in this server */
-  createDatabase(name: string): Promise<DatabaseConfig>;
-  /** stops the server and removes its directory */
-  stop(): Promise<void>;
-}
+export type MariadbInstance = DatabaseInstance;
 
 const USER = 'pier';
 const PASSWORD = 'pier-test-password';
@@ -106,30 +101,20 @@ export async function startMariadb(database = 'pier_test'): Promise<MariadbInsta
     password: PASSWORD,
   });
 
-  async function createDatabase(name: string): Promise<DatabaseConfig> {
-    const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: USER, password: PASSWORD });
-    try {
-      await connection.query(`create database ${checkDatabaseName(name)}`);
-    } finally {
-      await connection.end();
-    }
-    return config(name);
-  }
-
-  let stopped: Promise<void> | undefined;
-  const instance: MariadbInstance = {
-    ...config(database),
+  return finishInstance({
     port,
-    createDatabase,
-    stop: () => (stopped ??= stopServer()),
-  };
-  try {
-    await createDatabase(database);
-  } catch (e) {
-    await instance.stop();
-    throw e;
-  }
-  return instance;
+    database,
+    config,
+    stopServer,
+    create: async (name) => {
+      const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: USER, password: PASSWORD });
+      try {
+        await connection.query(`create database ${name}`);
+      } finally {
+        await connection.end();
+      }
+    },
+  });
 }
 
 /**

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../server/db/connect.js';
 import {
-  checkDatabaseName,
+  finishInstance,
+  type DatabaseInstance,
   delay,
   freePort,
   isAlive,
@@ -25,13 +26,7 @@ import {
   systemUser,
 } from './system.js';
 
-export interface PostgresInstance extends DatabaseConfig {
-  port: number;
-  /** a new, empty database in this server */
-  createDatabase(name: string): Promise<DatabaseConfig>;
-  /** stops the server and removes its directory */
-  stop(): Promise<void>;
-}
+export type PostgresInstance = DatabaseInstance;
 
 const USER = 'pier';
 const PASSWORD = 'pier-test-password';
@@ -111,29 +106,19 @@ export async function startPostgres(database = 'pier_test'): Promise<PostgresIns
     password: PASSWORD,
   });
 
-  async function createDatabase(name: string): Promise<DatabaseConfig> {
-    const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
-    await client.connect();
-    try {
-      await client.query(`create database ${checkDatabaseName(name)}`);
-    } finally {
-      await client.end();
-    }
-    return config(name);
-  }
-
-  let stopped: Promise<void> | undefined;
-  const instance: PostgresInstance = {
-    ...config(database),
+  return finishInstance({
     port,
-    createDatabase,
-    stop: () => (stopped ??= stopServer()),
-  };
-  try {
-    await createDatabase(database);
-  } catch (e) {
-    await instance.stop();
-    throw e;
-  }
-  return instance;
+    database,
+    config,
+    stopServer,
+    create: async (name) => {
+      const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+      await client.connect();
+      try {
+        await client.query(`create database ${name}`);
+      } finally {
+        await client.end();
+      }
+    },
+  });
 }

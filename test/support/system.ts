@@ -100,3 +100,46 @@ export function systemUser(name: string): { uid: number; gid: number } {
   if (!parts || parts.length < 4) throw missingBinary(`The system user "${name}"`);
   return { uid: Number(parts[2]), gid: Number(parts[3]) };
 }
+
+/** A throwaway database server started by a test. */
+export interface DatabaseInstance {
+  url: string;
+  user: string;
+  password: string;
+  port: number;
+  /** a new, empty database in this server */
+  createDatabase(name: string): Promise<{ url: string; user: string; password: string }>;
+  /** stops the server and removes its directory */
+  stop(): Promise<void>;
+}
+
+/**
+ * The instance object of a started server: creates the first database, and
+ * stops the server again when that fails. `stop` runs `stopServer` once.
+ */
+export async function finishInstance(opts: {
+  port: number;
+  database: string;
+  config: (name: string) => { url: string; user: string; password: string };
+  create: (name: string) => Promise<void>;
+  stopServer: () => Promise<void>;
+}): Promise<DatabaseInstance> {
+  const createDatabase = async (name: string) => {
+    await opts.create(checkDatabaseName(name));
+    return opts.config(name);
+  };
+  let stopped: Promise<void> | undefined;
+  const instance: DatabaseInstance = {
+    ...opts.config(opts.database),
+    port: opts.port,
+    createDatabase,
+    stop: () => (stopped ??= opts.stopServer()),
+  };
+  try {
+    await createDatabase(opts.database);
+  } catch (e) {
+    await instance.stop();
+    throw e;
+  }
+  return instance;
+}

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import type { Logger } from '../../../server/common/log.js';
 import { commandModule } from '../../../server/core/auth/login-modules/command.module.js';
 import { httpBasicModule } from '../../../server/core/auth/login-modules/http-basic.module.js';
 import { httpModule } from '../../../server/core/auth/login-modules/http.module.js';
+import { startEndpoint, type SeenRequest } from '../../support/http-endpoint.js';
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'auth-command.mjs');
 const password = 'p&s= w/ä"\\ü?#+%';
@@ -28,37 +29,24 @@ const recordingLogger = () => {
   return { log, lines };
 };
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-let server: Server;
+let endpoint: Awaited<ReturnType<typeof startEndpoint>>;
 let base: string;
-const seen: Seen[] = [];
+let seen: SeenRequest[];
 const validBasic = `Basic ${Buffer.from('alice:s3cret with space').toString('base64')}`;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      if (path.startsWith('/status/')) res.statusCode = Number(path.split('/')[2]);
-      else if (path === '/redirect') res.writeHead(302, { location: '/status/200' });
-      else if (path === '/basic') res.statusCode = req.headers.authorization === validBasic ? 204 : 401;
-      else res.statusCode = 404;
-      res.end('answer');
-    });
+  endpoint = await startEndpoint((req, res) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (path.startsWith('/status/')) res.statusCode = Number(path.split('/')[2]);
+    else if (path === '/redirect') res.writeHead(302, { location: '/status/200' });
+    else if (path === '/basic') res.statusCode = req.headers.authorization === validBasic ? 204 : 401;
+    else res.statusCode = 404;
+    res.end('answer');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = endpoint.url;
+  seen = endpoint.seen;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => endpoint.stop());
 afterEach(() => void seen.splice(0));
 
 const closedPort = async (): Promise<number> => {

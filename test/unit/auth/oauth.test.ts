@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../server/common/clock.js';
 import { AppError } from '../../../server/common/errors.js';
@@ -8,6 +6,7 @@ import type { OAuthProviderConfig } from '../../../server/config/types.js';
 import type { AuthService } from '../../../server/core/auth/auth.service.js';
 import type { AuthResult } from '../../../server/core/auth/auth.types.js';
 import { createOAuthService, findUserValue, oauthStateValidMs } from '../../../server/core/auth/oauth.service.js';
+import { startEndpoint } from '../../support/http-endpoint.js';
 
 const appBase = 'https://pier.example.test/';
 const callback = 'https://pier.example.test/api/v2/open/auth/oauth/prov/resume';
@@ -17,46 +16,40 @@ let tokenReply: 'json' | 'form' | 'github-error' | 400 = 'json';
 let userBody: unknown;
 const defaultUser = { login: 'Alice.Smith!', email: 'a@example.test', nested: { uid: 42, login: 'mallory' } };
 
-let server: Server;
+let endpoint: Awaited<ReturnType<typeof startEndpoint>>;
 let idp: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
-    req.on('end', () => {
-      if (req.url === '/token' && req.method === 'POST') {
-        const f = new URLSearchParams(body);
-        const good =
-          req.headers['content-type'] === 'application/x-www-form-urlencoded' &&
-          req.headers.accept === 'application/json' &&
-          f.get('grant_type') === 'authorization_code' &&
-          f.get('client_id') === 'cid' &&
-          f.get('client_secret') === 'csecret' &&
-          f.get('code') === 'good-code' &&
-          f.get('redirect_uri') === callback;
-        if (!good || tokenReply === 400) {
-          res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
-        } else if (tokenReply === 'form') {
-          res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end('access_token=tok-123&token_type=bearer');
-        } else if (tokenReply === 'github-error') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"bad_verification_code"}');
-        } else {
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"tok-123","token_type":"bearer"}');
-        }
-      } else if (req.url === '/user' && req.method === 'GET') {
-        if (req.headers.authorization !== 'Bearer tok-123') res.writeHead(401).end();
-        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(userBody));
+  endpoint = await startEndpoint((req, res) => {
+    if (req.url === '/token' && req.method === 'POST') {
+      const f = new URLSearchParams(req.body);
+      const good =
+        req.headers['content-type'] === 'application/x-www-form-urlencoded' &&
+        req.headers.accept === 'application/json' &&
+        f.get('grant_type') === 'authorization_code' &&
+        f.get('client_id') === 'cid' &&
+        f.get('client_secret') === 'csecret' &&
+        f.get('code') === 'good-code' &&
+        f.get('redirect_uri') === callback;
+      if (!good || tokenReply === 400) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
+      } else if (tokenReply === 'form') {
+        res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' }).end('access_token=tok-123&token_type=bearer');
+      } else if (tokenReply === 'github-error') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"bad_verification_code"}');
       } else {
-        res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"tok-123","token_type":"bearer"}');
       }
-    });
+    } else if (req.url === '/user' && req.method === 'GET') {
+      if (req.headers.authorization !== 'Bearer tok-123') res.writeHead(401).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(userBody));
+    } else {
+      res.writeHead(404).end();
+    }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  idp = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  idp = endpoint.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => endpoint.stop());
 
 const provider = (over: Partial<OAuthProviderConfig> = {}): OAuthProviderConfig => ({
   enabled: true,
