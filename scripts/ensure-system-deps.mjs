@@ -6,9 +6,24 @@
 // "skip" mode here.
 import { spawnSync } from 'node:child_process';
 
-// The Debian packages the test suite needs. Later issues add `mpd` (player
-// gateway tests) and `chromium` (browser end-to-end tests).
-const PACKAGES = ['postgresql', 'mariadb-server', 'mariadb-client'];
+// The Debian packages the test suite needs. Later issues add `chromium`
+// (browser end-to-end tests). The player gateway tests run a real `mpd`, drive
+// it from another client with `mpc`, and generate their music library with
+// sox (+ its MP3/Ogg formats), flac/metaflac, lame and id3v2.
+const PACKAGES = [
+  'postgresql',
+  'mariadb-server',
+  'mariadb-client',
+  'mpd',
+  'mpc',
+  'sox',
+  'libsox-fmt-mp3',
+  'libsox-fmt-base',
+  'flac',
+  'lame',
+  'id3v2',
+  'vorbis-tools',
+];
 
 const installCommand = (pkgs) =>
   `apt-get update && apt-get install -y --no-install-recommends ${pkgs.join(' ')}`;

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { TokenClaims } from '../core/auth/token.js';
+import type { Accessor } from '../core/shares/accessor.js';
 
 export const AUTH_HEADER = 'service-auth';
 export const AUTH_COOKIE = 'service_auth';
@@ -54,4 +55,10 @@ export const setAuthCookie = (res: Response, token: string, validMs: number, sec
 
 export const clearAuthCookie = (res: Response, secure: boolean): void => {
   res.clearCookie(AUTH_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure });
+};
+
+/** The accessor of a `/sec` request: the signed-in user. */
+export const userAccessor = (res: Response): Accessor => {
+  const c = caller(res);
+  return { kind: 'user', accountId: c.accountId, login: c.login, admin: c.admin };
 };

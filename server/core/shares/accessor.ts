@@ -1,0 +1,12 @@
+/**
+ * Who acts on shares: a signed-in user, or a guest holding an alias id (the
+ * alias issue mounts the upload routes under `/alias` with that accessor).
+ * A guest acts for the alias owner but only on shares created through that
+ * alias.
+ */
+export type Accessor =
+  | { kind: 'user'; accountId: string; login: string; admin: boolean }
+  | { kind: 'alias'; aliasId: string; ownerId: string; aliasName: string; validity: number };
+
+/** The account that owns what this accessor creates. */
+export const ownerOf = (a: Accessor): string => (a.kind === 'user' ? a.accountId : a.ownerId);

@@ -1,0 +1,58 @@
+import type { Readable } from 'node:stream';
+import type { StoreType } from '../../config/types.js';
+
+/**
+ * Where the bytes of one uploaded file live: the file id (`file_meta.file_id`)
+ * and the store-specific location kept in `file_meta.location` (a relative
+ * path for the file-system store, `''` for stores that derive it from the id).
+ */
+export interface BinaryRef {
+  fileId: string;
+  location: string;
+}
+
+/** Names that help a person find a received file in a file-system store. */
+export interface NameHint {
+  shareId: string;
+  shareName: string | null;
+  fileName: string;
+}
+
+/**
+ * A place for file bytes. Every store (database chunks, plain files, S3)
+ * implements it and passes the same contract test suite
+ * (`test/api/stores/store-contract.ts`).
+ *
+ * Appending is resumable: bytes that arrived before a failure stay stored and
+ * `size` reports them, so a client can resume at that offset (tus).
+ */
+export interface BinaryStore {
+  readonly id: string;
+  readonly type: StoreType;
+  /** Creates an empty binary and returns its location (to store in `file_meta.location`). */
+  create(fileId: string, hint: NameHint): Promise<string>;
+  /** Bytes stored so far; 0 for a binary that does not exist. */
+  size(ref: BinaryRef): Promise<number>;
+  /**
+   * Appends `data` at `offset`, which must equal `size(ref)` (otherwise
+   * `AppError('conflict')` and nothing is written). Stops with
+   * `AppError('too-large')` once more than `maxBytes` would be written; the
+   * bytes up to the limit stay stored. Resolves with the number of bytes this
+   * call wrote. Store failures reject with the store's own error, so that
+   * `database-domain-checks` can look at its message.
+   */
+  append(ref: BinaryRef, offset: number, data: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number>;
+  /** Bytes `[start, end)` as a stream (defaults: the whole binary). Never buffers the whole file. */
+  read(ref: BinaryRef, start?: number, end?: number): Readable;
+  /** Removes the binary; a missing binary is not an error. */
+  delete(ref: BinaryRef): Promise<void>;
+  /** Every binary in the store (copy-files, orphan cleanup). */
+  list(): AsyncIterable<BinaryRef>;
+}
+
+/** The enabled stores by id, and the one new files go to. */
+export interface StoreRegistry {
+  readonly defaultStore: BinaryStore;
+  get(id: string): BinaryStore | undefined;
+  all(): BinaryStore[];
+}
