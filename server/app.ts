@@ -7,12 +7,16 @@ import type { Logger } from './common/log.js';
 import type { Config } from './config/types.js';
 import { createAccountService, type AccountService } from './core/accounts/account.service.js';
 import { createAuthService } from './core/auth/auth.service.js';
+import { createCleanupJob, type CleanupJob } from './core/cleanup/cleanup.service.js';
 import { buildLoginModules } from './core/auth/login-modules/index.js';
 import { createOAuthService } from './core/auth/oauth.service.js';
 import { createRateLimiter } from './core/auth/rate-limiter.js';
 import { createTokenService } from './core/auth/token.js';
 import { readVersionInfo } from './core/info/version.js';
 import { createSignupService } from './core/signup/signup.service.js';
+import type { StoreRegistry } from './core/stores/binary-store.js';
+import { copyFiles } from './core/stores/copy-files.js';
+import { createStoreRegistry } from './core/stores/registry.js';
 import { openDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
@@ -21,13 +25,25 @@ export interface App {
   db: Db;
   http: HttpApp;
   accounts: AccountService;
+  stores: StoreRegistry;
+  cleanup: CleanupJob;
   close(): Promise<void>;
 }
 
 export const buildApp = async (config: Config, log: Logger, clock: Clock): Promise<App> => {
   const db = await openDatabase(config.backend.jdbc, log.child('db'));
+  let stores: StoreRegistry;
   try {
     await migrateToLatest(db, log.child('db'));
+    const storeLog = log.child('stores');
+    stores = await createStoreRegistry(config.backend.files, {
+      db: db.db,
+      dialect: db.dialect,
+      chunkSize: config.backend.share.chunkSize,
+      log: storeLog,
+    });
+    // before serving, as the seed says
+    await copyFiles(stores, db.db, config.backend.files.copyFiles, storeLog.child('copy-files'));
   } catch (e) {
     await db.close();
     throw e;
@@ -52,6 +68,28 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
   const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts') });
   const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup });
-  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup });
-  return { db, http, accounts, close: () => db.close() };
+  const cleanup = createCleanupJob({
+    db: db.db,
+    stores,
+    clock,
+    log: log.child('cleanup'),
+    settings: {
+      ...config.backend.cleanup,
+      maxValidity: config.backend.share.maxValidity,
+      inviteTime: config.backend.signup.inviteTime,
+    },
+  });
+  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores });
+  return {
+    db,
+    http,
+    accounts,
+    stores,
+    cleanup,
+    close: async () => {
+      await cleanup.stop();
+      await stores.close?.();
+      await db.close();
+    },
+  };
 };

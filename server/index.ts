@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from './app.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { Logger } from './common/log.js';
+import type { CleanupReport } from './core/cleanup/cleanup.service.js';
 import type { Config } from './config/types.js';
 import { createLogger } from './logging/logger.js';
 
@@ -27,6 +28,8 @@ export interface PierServer {
   start(): Promise<{ url: string; port: number }>;
   /** Stops listening, ends open connections and closes the database. */
   stop(): Promise<void>;
+  /** Runs one cleanup pass now (also runs periodically when `cleanup.enabled`). */
+  runCleanup(): Promise<CleanupReport>;
 }
 
 const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmin, log: Logger): Promise<void> => {
@@ -70,7 +73,12 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       const host = config.bind.address.includes(':') ? `[${config.bind.address}]` : config.bind.address;
       const url = `http://${host}:${port}`;
       log.info(`Pier is listening on ${url}`);
+      app.cleanup.start();
       return { url, port };
+    },
+    async runCleanup() {
+      if (!app) throw new Error('The server is not running.');
+      return app.cleanup.runOnce();
     },
     async stop() {
       const s = server;

@@ -5,6 +5,7 @@ import type { AuthService } from '../core/auth/auth.service.js';
 import type { OAuthService } from '../core/auth/oauth.types.js';
 import type { VersionInfo } from '../core/info/version.js';
 import type { SignupService } from '../core/signup/signup.service.js';
+import type { StoreRegistry } from '../core/stores/binary-store.js';
 import type { OpenApiRouter } from './openapi.js';
 
 /** What the routes get from the composition root. */
@@ -16,6 +17,8 @@ export interface HttpDeps {
   oauth: OAuthService;
   accounts: AccountService;
   signup: SignupService;
+  /** the enabled binary stores (`stores.defaultStore` for new files) */
+  stores: StoreRegistry;
 }
 
 export type RouteModule = (api: OpenApiRouter, deps: HttpDeps) => void;

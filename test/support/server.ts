@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { Clock } from '../../server/common/clock.js';
 import { loadConfig } from '../../server/config/index.js';
 import type { Config } from '../../server/config/types.js';
-import { createServer, type InitialAdmin } from '../../server/index.js';
+import { createServer, type InitialAdmin, type PierServer } from '../../server/index.js';
 import { createLogger } from '../../server/logging/logger.js';
 import { checkResponse } from './openapi-check.js';
 
@@ -36,6 +36,8 @@ export interface TestServer {
   /** everything the server logged (JSON lines) */
   logs(): string;
   request<T = Json>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  /** one cleanup pass now */
+  runCleanup(): ReturnType<PierServer['runCleanup']>;
   /** logs in and returns the token (fails the test when the login fails) */
   login(account: string, password: string): Promise<string>;
   stop(): Promise<void>;
@@ -107,6 +109,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<TestServer> 
     dataDir,
     logs: () => logText,
     request,
+    runCleanup: () => server.runCleanup(),
     async login(account, password) {
       const res = await request<{ success: boolean; token: string }>('POST', '/api/v2/open/auth/login', { account, password });
       if (!res.body.success) throw new Error(`login of ${account} failed: ${res.text}`);

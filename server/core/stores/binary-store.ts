@@ -46,8 +46,15 @@ export interface BinaryStore {
   read(ref: BinaryRef, start?: number, end?: number): Readable;
   /** Removes the binary; a missing binary is not an error. */
   delete(ref: BinaryRef): Promise<void>;
-  /** Every binary in the store (copy-files, orphan cleanup). */
+  /**
+   * Every binary in the store (orphan cleanup). The file-system store cannot
+   * know file ids from its person-readable names: it yields `fileId: ''` with
+   * the location, so match those by `file_meta.location` (and think twice
+   * before deleting files a person may have put into that folder).
+   */
   list(): AsyncIterable<BinaryRef>;
+  /** Releases connections (S3 client); optional. */
+  close?(): Promise<void>;
 }
 
 /** The enabled stores by id, and the one new files go to. */
@@ -55,4 +62,6 @@ export interface StoreRegistry {
   readonly defaultStore: BinaryStore;
   get(id: string): BinaryStore | undefined;
   all(): BinaryStore[];
+  /** Closes every store; optional so that test doubles need not implement it. */
+  close?(): Promise<void>;
 }

@@ -23,6 +23,7 @@ describe('the OpenAPI file', () => {
         oauth: {} as never,
         accounts: {} as never,
         signup: {} as never,
+        stores: {} as never,
       });
       const documented = documentedRoutes(loadOpenApi().doc).sort();
       expect([...routes].sort()).toEqual(documented);

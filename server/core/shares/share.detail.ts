@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import { notFound } from '../../common/errors.js';
+import type { Database } from '../../db/schema.js';
+import type { Accessor } from './accessor.js';
+import { requireShareAccess } from './share-access.js';
+import { renderDescription } from './share-description.js';
+import {
+  findFilesOfShare,
+  findPublishOfShare,
+  findShare,
+  toSharePublish,
+  toShareFile,
+  type PublishRecord,
+  type ShareRecord,
+} from './share.repository.js';
+import type { ShareDetail } from './share.types.js';
+
+/**
+ * How the reader reaches the share: the id it knows the share by and the URL
+ * prefix of its files (`<base>/api/v2/sec/share/<id>` or
+ * `<base>/api/v2/open/share/<pid>`).
+ */
+export interface AccessPath {
+  key: string;
+  filesUrl: string;
+  public: boolean;
+}
+
+/** The detail of a share as seen on an access path; the public view hides the private id and the alias. */
+export const describeShare = async (
+  db: Kysely<Database>,
+  share: ShareRecord,
+  publish: PublishRecord | undefined,
+  path: AccessPath,
+  now: number,
+): Promise<ShareDetail> => {
+  const files = await findFilesOfShare(db, share.id);
+  const prefix = `${path.filesUrl}/file/`;
+  return {
+    id: path.key,
+    name: share.name,
+    aliasId: path.public ? null : share.aliasId,
+    aliasName: path.public ? null : share.aliasName,
+    validity: share.validity,
+    maxViews: share.maxViews,
+    password: share.passwordHash !== null,
+    descriptionRaw: share.description,
+    description: renderDescription(share.description, {
+      key: path.key,
+      openKey: publish?.id ?? null,
+      files,
+      fileUrl: (f) => prefix + encodeURIComponent(f.id),
+      imagePrefix: prefix,
+    }),
+    created: share.created,
+    publishInfo: publish ? toSharePublish(publish, now) : null,
+    files: files.map(toShareFile),
+  };
+};
+
+/**
+ * Signed-in users and guests: the detail of a share they may manage, with
+ * file URLs below `<baseUrl>/api/v2/<zone>/share/<id>`; 404 otherwise. Never
+ * counts a view.
+ */
+export const ownerShareDetail = async (
+  db: Kysely<Database>,
+  a: Accessor,
+  shareId: string,
+  baseUrl: string,
+  now: number,
+  zone = 'sec',
+): Promise<ShareDetail> => {
+  await requireShareAccess(db, a, shareId);
+  const share = await findShare(db, shareId);
+  if (!share) throw notFound('The share');
+  const publish = await findPublishOfShare(db, shareId);
+  return describeShare(db, share, publish, { key: share.id, filesUrl: `${baseUrl}/api/v2/${zone}/share/${encodeURIComponent(share.id)}`, public: false }, now);
+};

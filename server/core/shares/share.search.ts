@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import { toBool, type Database } from '../../db/schema.js';
+import { containsIgnoreCase } from '../../db/sql-helpers.js';
+import type { Accessor } from './accessor.js';
+import { accessibleShares } from './share-access.js';
+import type { ShareListItem } from './share.types.js';
+
+export interface SearchQuery {
+  /** case-insensitive substring of name, id, alias name or description; '' matches all */
+  q: string;
+  /** 1-based */
+  page: number;
+  /** already capped at `max-page-size` */
+  pageSize: number;
+}
+
+/**
+ * Signed-in users and guests: the shares the accessor may see (own shares and
+ * shares uploaded through aliases the user is a member of), newest first, one
+ * page of them. An empty page when nothing matches.
+ */
+export const searchShares = async (db: Kysely<Database>, a: Accessor, query: SearchQuery, now: number): Promise<ShareListItem[]> => {
+  let qb = db
+    .selectFrom('shares')
+    .leftJoin('aliases', 'aliases.id', 'shares.alias_id')
+    .leftJoin('publish_shares', 'publish_shares.share_id', 'shares.id')
+    .select([
+      'shares.id as id',
+      'shares.name as name',
+      'aliases.name as alias_name',
+      'shares.validity as validity',
+      'shares.max_views as max_views',
+      'shares.password as password',
+      'shares.created as created',
+      'publish_shares.enabled as enabled',
+      'publish_shares.publish_until as publish_until',
+    ])
+    .select((eb) => [
+      eb
+        .selectFrom('share_files')
+        .select(eb.fn.countAll<number>().as('c'))
+        .whereRef('share_files.share_id', '=', 'shares.id')
+        .as('file_count'),
+      eb
+        .selectFrom('share_files')
+        .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
+        .select((sub) => sub.fn.sum<number>('file_meta.length').as('s'))
+        .whereRef('share_files.share_id', '=', 'shares.id')
+        .as('file_size'),
+    ])
+    .where('shares.id', 'in', accessibleShares(db, a));
+  if (query.q) {
+    const q = query.q;
+    qb = qb.where((eb) =>
+      eb.or([
+        containsIgnoreCase('shares.name', q),
+        containsIgnoreCase('shares.id', q),
+        containsIgnoreCase('aliases.name', q),
+        containsIgnoreCase('shares.description', q),
+      ]),
+    );
+  }
+  const rows = await qb
+    .orderBy('shares.created', 'desc')
+    .orderBy('shares.id')
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  return rows.map((r) => {
+    const enabled = r.enabled !== null && toBool(r.enabled);
+    return {
+      id: r.id,
+      name: r.name,
+      aliasName: r.alias_name ?? null,
+      validity: Number(r.validity),
+      maxViews: Number(r.max_views),
+      password: r.password !== null,
+      created: Number(r.created),
+      files: Number(r.file_count ?? 0),
+      size: Number(r.file_size ?? 0),
+      published: enabled ? Number(r.publish_until) > now : null,
+    };
+  });
+};

@@ -1,0 +1,53 @@
+/** The share shapes of the API (seed names), as the routes answer them. */
+
+/** One row of the share search. `published`: null when never or not currently published, else whether still valid. */
+export interface ShareListItem {
+  id: string;
+  name: string | null;
+  aliasName: string | null;
+  validity: number;
+  maxViews: number;
+  password: boolean;
+  created: number;
+  files: number;
+  size: number;
+  published: boolean | null;
+}
+
+export interface SharePublish {
+  id: string;
+  enabled: boolean;
+  views: number;
+  publishDate: number;
+  publishUntil: number;
+  expired: boolean;
+  lastAccess: number | null;
+}
+
+/** `size` is the declared length; `storedSize` the bytes received (they differ while incomplete). */
+export interface ShareFile {
+  id: string;
+  filename: string;
+  size: number;
+  mimetype: string;
+  /** lower-case SHA-256 hex, null while not yet known */
+  checksum: string | null;
+  storedSize: number;
+  created: number;
+}
+
+export interface ShareDetail {
+  /** the private share id for the owner; the publish id on the public route */
+  id: string;
+  name: string | null;
+  aliasId: string | null;
+  aliasName: string | null;
+  validity: number;
+  maxViews: number;
+  password: boolean;
+  descriptionRaw: string | null;
+  description: string | null;
+  created: number;
+  publishInfo: SharePublish | null;
+  files: ShareFile[];
+}

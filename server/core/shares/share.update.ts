@@ -1,0 +1,113 @@
+/**
+ * The owner's changes to a share: name, description, validity, max views,
+ * password, publish and unpublish. Every function first checks that the
+ * accessor may manage the share (404 otherwise) and answers the seed's
+ * messages; rule violations are `success: false` results.
+ */
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../common/clock.js';
+import { formatDuration } from '../../common/durations.js';
+import { randomId } from '../../common/ids.js';
+import { fail, ok, type BasicResult } from '../../common/result.js';
+import type { Database } from '../../db/schema.js';
+import { hashPassword } from '../auth/password-hash.js';
+import type { Accessor } from './accessor.js';
+import { requireShareAccess } from './share-access.js';
+import type { ShareRules } from './share.create.js';
+import { findPublishOfShare } from './share.repository.js';
+
+type Db = Kysely<Database>;
+
+export interface UpdateDeps {
+  db: Db;
+  clock: Clock;
+  rules: ShareRules;
+}
+
+/** Sets (or, with null or '', removes) the name. */
+export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, name: string | null): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  await d.db.updateTable('shares').set({ name: name || null }).where('id', '=', shareId).execute();
+  return ok(name ? 'Name updated.' : 'Name deleted.');
+};
+
+/** Sets the raw description (markdown with mustache file references); '' removes it. */
+export const setShareDescription = async (d: UpdateDeps, a: Accessor, shareId: string, text: string): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  await d.db.updateTable('shares').set({ description: text || null }).where('id', '=', shareId).execute();
+  return ok('Description updated.');
+};
+
+/**
+ * Sets the validity (ms), within `max-validity`. A published share then stays
+ * published until its publish date plus the new validity.
+ */
+export const setShareValidity = async (d: UpdateDeps, a: Accessor, shareId: string, validity: number): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  if (validity > d.rules.maxValidity) return fail(`Maximum validity (${formatDuration(d.rules.maxValidity)}) exceeded`);
+  await d.db.transaction().execute(async (tx) => {
+    await tx.updateTable('shares').set({ validity }).where('id', '=', shareId).execute();
+    const p = await findPublishOfShare(tx, shareId);
+    if (p?.enabled) {
+      await tx.updateTable('publish_shares').set({ publish_until: p.publishDate + validity }).where('id', '=', p.id).execute();
+    }
+  });
+  return ok('Validity updated.');
+};
+
+/** Sets the number of views a public share allows (at least 1, checked by the API schema). */
+export const setShareMaxViews = async (d: UpdateDeps, a: Accessor, shareId: string, maxViews: number): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  await d.db.updateTable('shares').set({ max_views: maxViews }).where('id', '=', shareId).execute();
+  return ok('Max. views updated.');
+};
+
+/**
+ * Sets the password; null or '' removes it, which `require-share-password`
+ * refuses.
+ */
+export const setSharePassword = async (d: UpdateDeps, a: Accessor, shareId: string, password: string | null): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  if (!password) {
+    if (d.rules.requireSharePassword) return fail('Password cannot be removed when password protection is required.');
+    await d.db.updateTable('shares').set({ password: null }).where('id', '=', shareId).execute();
+    return ok('Password deleted.');
+  }
+  await d.db.updateTable('shares').set({ password: await hashPassword(password) }).where('id', '=', shareId).execute();
+  return ok('Password updated.');
+};
+
+/**
+ * Publishes the share until now + validity. The first publish creates a new
+ * random publish id; publishing again re-dates it and keeps the id unless
+ * `reuseId` is false. Views are never reset.
+ */
+export const publishShare = async (d: UpdateDeps, a: Accessor, shareId: string, reuseId: boolean): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  const now = d.clock.now();
+  await d.db.transaction().execute(async (tx) => {
+    const share = await tx.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
+    const until = now + Number(share.validity);
+    const existing = await findPublishOfShare(tx, shareId);
+    if (!existing) {
+      await tx
+        .insertInto('publish_shares')
+        .values({ id: randomId(), share_id: shareId, enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: until, created: now })
+        .execute();
+      return;
+    }
+    await tx
+      .updateTable('publish_shares')
+      .set({ id: reuseId ? existing.id : randomId(), enabled: 1, publish_date: now, publish_until: until })
+      .where('share_id', '=', shareId)
+      .execute();
+  });
+  return ok('Share published.');
+};
+
+/** Unpublishes; the publish id and views are kept for a later publish. */
+export const unpublishShare = async (d: UpdateDeps, a: Accessor, shareId: string): Promise<BasicResult> => {
+  await requireShareAccess(d.db, a, shareId);
+  await d.db.updateTable('publish_shares').set({ enabled: 0 }).where('share_id', '=', shareId).execute();
+  return ok('Share unpublished.');
+};

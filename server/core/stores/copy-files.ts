@@ -1,0 +1,141 @@
+/**
+ * `backend.files.copy-files`: at start-up, before serving, copies the bytes of
+ * every file whose `file_meta.store` is the source store into the target
+ * store, `parallel` files at a time.
+ *
+ * Decisions:
+ * - The source is never changed: nothing is deleted or rewritten there.
+ * - After a copy whose size was verified, `file_meta.store` and `.location`
+ *   point to the target. `file_meta` is what every read uses; a copy it does
+ *   not record could not be served, would look orphaned to the cleanup job,
+ *   and could not be recognised at the next start (a file-system target would
+ *   get a second `a (1).txt` on every restart). So after the run the target
+ *   serves every file, the source keeps its bytes as a fallback the operator
+ *   may remove, and a second run finds nothing left to copy. The intended use
+ *   (seed): point `default-store` at the target, run once, disable.
+ * - An existing complete copy in a target that derives its location from the
+ *   file id (database, S3) is not copied again, only recorded ("existed").
+ * - "missing": `file_meta` declares bytes but the source has none.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../common/log.js';
+import type { Config } from '../../config/types.js';
+import type { Database } from '../../db/schema.js';
+import type { BinaryStore, NameHint, StoreRegistry } from './binary-store.js';
+
+export interface CopyCounts {
+  copied: number;
+  existed: number;
+  missing: number;
+  failed: number;
+}
+
+type Outcome = keyof CopyCounts;
+
+interface MetaRow {
+  file_id: string;
+  length: number;
+  location: string;
+}
+
+const PAGE = 200;
+
+async function* metaRows(db: Kysely<Database>, store: string): AsyncGenerator<MetaRow> {
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('file_meta')
+      .select(['file_id', 'length', 'location'])
+      .where('store', '=', store)
+      .where('file_id', '>', after)
+      .orderBy('file_id')
+      .limit(PAGE)
+      .execute();
+    for (const r of rows) yield { ...r, length: Number(r.length) };
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]!.file_id;
+  }
+}
+
+const nameHint = async (db: Kysely<Database>, fileId: string): Promise<NameHint> => {
+  const row = await db
+    .selectFrom('share_files')
+    .leftJoin('shares', 'shares.id', 'share_files.share_id')
+    .select(['share_files.share_id', 'share_files.filename', 'shares.name'])
+    .where('share_files.file_id', '=', fileId)
+    .orderBy('share_files.created')
+    .limit(1)
+    .executeTakeFirst();
+  return { shareId: row?.share_id ?? 'unknown-share', shareName: row?.name ?? null, fileName: row?.filename || fileId };
+};
+
+const copyOne = async (
+  db: Kysely<Database>,
+  source: BinaryStore,
+  target: BinaryStore,
+  meta: MetaRow,
+): Promise<Outcome> => {
+  const from = { fileId: meta.file_id, location: meta.location };
+  const size = await source.size(from);
+  if (size === 0 && meta.length > 0) return 'missing';
+  const repoint = async (location: string): Promise<boolean> => {
+    const r = await db
+      .updateTable('file_meta')
+      .set({ store: target.id, location })
+      .where('file_id', '=', meta.file_id)
+      .where('store', '=', source.id)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  };
+  if (target.type !== 'file-system' && (await target.size({ fileId: meta.file_id, location: '' })) === size) {
+    await repoint('');
+    return 'existed';
+  }
+  const location = await target.create(meta.file_id, await nameHint(db, meta.file_id));
+  const to = { fileId: meta.file_id, location };
+  await target.append(to, 0, source.read(from, 0, size), size);
+  const copied = await target.size(to);
+  if (copied !== size) throw new Error(`copied ${copied} of ${size} bytes`);
+  // Another node copied and recorded it first: drop a duplicate plain file.
+  if (!(await repoint(location)) && location !== '') await target.delete(to);
+  return 'copied';
+};
+
+/**
+ * Runs the copy when `cfg.enable` is set (the composition root calls it once,
+ * before the HTTP server starts). Failures of single files are logged and
+ * counted, never thrown; the counts are logged and returned.
+ */
+export const copyFiles = async (
+  registry: StoreRegistry,
+  db: Kysely<Database>,
+  cfg: Config['backend']['files']['copyFiles'],
+  log: Logger,
+): Promise<CopyCounts | undefined> => {
+  if (!cfg.enable) return undefined;
+  const source = registry.get(cfg.source);
+  const target = registry.get(cfg.target);
+  if (!source || !target) throw new Error(`copy-files: the stores "${cfg.source}" and "${cfg.target}" must be enabled.`);
+  log.info('Copying files between stores', { source: source.id, target: target.id, parallel: cfg.parallel });
+  const counts: CopyCounts = { copied: 0, existed: 0, missing: 0, failed: 0 };
+  const rows = metaRows(db, source.id);
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const next = await rows.next();
+      if (next.done) return;
+      const meta = next.value;
+      try {
+        counts[await copyOne(db, source, target, meta)] += 1;
+      } catch (e) {
+        counts.failed += 1;
+        log.warn('copy-files: a file could not be copied', {
+          fileId: meta.file_id,
+          error: e instanceof Error ? e.message : String(e),
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, cfg.parallel) }, worker));
+  log.info('Copying files between stores finished', { source: source.id, target: target.id, ...counts });
+  return counts;
+};

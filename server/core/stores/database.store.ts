@@ -1,0 +1,176 @@
+/**
+ * The `default-database` store: the bytes of a file are rows of `file_chunks`
+ * of `share.chunk-size` bytes each (the last one may be shorter), numbered
+ * from 0. Works the same on SQLite, PostgreSQL and MariaDB.
+ *
+ * Appending at an offset inside the last chunk completes that chunk first
+ * (the row is rewritten), then adds new rows. Every row is written by one
+ * statement of its own, so the bytes stored before a failure stay and `size`
+ * (the sum of `chunk_len`) tells the client where to resume. Reads use the
+ * chunk lengths, not the configured chunk size, so files written with an
+ * earlier `chunk-size` stay readable.
+ */
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { BinaryRef, BinaryStore } from './binary-store.js';
+import { limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
+
+export interface DatabaseStoreOptions {
+  id: string;
+  db: Kysely<Database>;
+  chunkSize: number;
+  /** bytes fetched per query while reading (a few chunks); default 4 MiB */
+  readBatchBytes?: number;
+}
+
+interface ChunkInfo {
+  nr: number;
+  len: number;
+  /** byte offset of the chunk in the file */
+  at: number;
+}
+
+const LIST_PAGE = 500;
+
+/** Creates the database store over `file_chunks`. */
+export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => {
+  const { id, db, chunkSize } = opts;
+  const batchBytes = Math.max(opts.readBatchBytes ?? 4 * 1024 * 1024, chunkSize);
+
+  const chunkInfos = async (fileId: string): Promise<ChunkInfo[]> => {
+    const rows = await db
+      .selectFrom('file_chunks')
+      .select(['chunk_nr', 'chunk_len'])
+      .where('file_id', '=', fileId)
+      .orderBy('chunk_nr')
+      .execute();
+    let at = 0;
+    return rows.map((r) => {
+      const info = { nr: Number(r.chunk_nr), len: Number(r.chunk_len), at };
+      at += info.len;
+      return info;
+    });
+  };
+
+  const size = async (ref: BinaryRef): Promise<number> => {
+    const row = await db
+      .selectFrom('file_chunks')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('chunk_len'), eb.lit(0)).as('total'))
+      .where('file_id', '=', ref.fileId)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  };
+
+  const lastChunk = async (fileId: string): Promise<{ nr: number; len: number } | undefined> => {
+    const row = await db
+      .selectFrom('file_chunks')
+      .select(['chunk_nr', 'chunk_len'])
+      .where('file_id', '=', fileId)
+      .orderBy('chunk_nr', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && { nr: Number(row.chunk_nr), len: Number(row.chunk_len) };
+  };
+
+  const chunkData = async (fileId: string, nr: number): Promise<Buffer> => {
+    const row = await db
+      .selectFrom('file_chunks')
+      .select('chunk_data')
+      .where('file_id', '=', fileId)
+      .where('chunk_nr', '=', nr)
+      .executeTakeFirstOrThrow();
+    return Buffer.from(row.chunk_data);
+  };
+
+  async function* readChunks(fileId: string, start: number, end: number): AsyncGenerator<Buffer> {
+    if (end <= start) return;
+    const wanted = (await chunkInfos(fileId)).filter((c) => c.at + c.len > start && c.at < end);
+    let i = 0;
+    while (i < wanted.length) {
+      // a few chunks per query: never the whole file
+      let j = i;
+      let bytes = 0;
+      while (j < wanted.length && (j === i || bytes + wanted[j]!.len <= batchBytes)) bytes += wanted[j++]!.len;
+      const batch = wanted.slice(i, j);
+      const rows = await db
+        .selectFrom('file_chunks')
+        .select(['chunk_nr', 'chunk_data'])
+        .where('file_id', '=', fileId)
+        .where('chunk_nr', '>=', batch[0]!.nr)
+        .where('chunk_nr', '<=', batch[batch.length - 1]!.nr)
+        .orderBy('chunk_nr')
+        .execute();
+      for (const [k, info] of batch.entries()) {
+        const row = rows[k];
+        if (!row || Number(row.chunk_nr) !== info.nr) throw new Error(`Chunk ${info.nr} of file ${fileId} vanished while reading.`);
+        const data = Buffer.from(row.chunk_data);
+        const from = Math.max(0, start - info.at);
+        const to = Math.min(info.len, end - info.at);
+        yield from === 0 && to === data.length ? data : data.subarray(from, to);
+      }
+      i = j;
+    }
+  }
+
+  return {
+    id,
+    type: 'default-database',
+
+    async create(fileId) {
+      await db.deleteFrom('file_chunks').where('file_id', '=', fileId).execute();
+      return '';
+    },
+
+    size,
+
+    async append(ref, offset, data, maxBytes) {
+      const last = await lastChunk(ref.fileId);
+      const stored = await size(ref);
+      if (offset !== stored) throw offsetConflict(offset, stored);
+      // Complete a partial last chunk first; its bytes are rewritten with the new ones.
+      const partial = last !== undefined && last.len < chunkSize ? last : undefined;
+      const head = partial ? await chunkData(ref.fileId, partial.nr) : undefined;
+      let nextNr = last === undefined ? 0 : last.nr + 1;
+      let pendingHead = head;
+      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, async (piece) => {
+        if (pendingHead && partial) {
+          const whole = Buffer.concat([pendingHead, piece]);
+          pendingHead = undefined;
+          await db
+            .updateTable('file_chunks')
+            .set({ chunk_len: whole.length, chunk_data: whole })
+            .where('file_id', '=', ref.fileId)
+            .where('chunk_nr', '=', partial.nr)
+            .execute();
+          return;
+        }
+        await db
+          .insertInto('file_chunks')
+          .values({ file_id: ref.fileId, chunk_nr: nextNr, chunk_len: piece.length, chunk_data: piece })
+          .execute();
+        nextNr += 1;
+      });
+    },
+
+    read(ref, start = 0, end = Number.MAX_SAFE_INTEGER) {
+      return Readable.from(readChunks(ref.fileId, start, end), { objectMode: false, highWaterMark: 1 });
+    },
+
+    async delete(ref) {
+      await db.deleteFrom('file_chunks').where('file_id', '=', ref.fileId).execute();
+    },
+
+    async *list() {
+      let after: string | undefined;
+      for (;;) {
+        let q = db.selectFrom('file_chunks').select('file_id').distinct().orderBy('file_id').limit(LIST_PAGE);
+        if (after !== undefined) q = q.where('file_id', '>', after);
+        const rows = await q.execute();
+        for (const r of rows) yield { fileId: r.file_id, location: '' };
+        if (rows.length < LIST_PAGE) return;
+        after = rows[rows.length - 1]!.file_id;
+      }
+    },
+  };
+};

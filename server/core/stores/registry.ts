@@ -1,0 +1,69 @@
+/**
+ * Builds the enabled binary stores of `backend.files` and picks the default
+ * one. Called once by the composition root, after the migrations.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../common/log.js';
+import type { Config, StoreConfig } from '../../config/types.js';
+import type { DialectName } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import type { BinaryStore, StoreRegistry } from './binary-store.js';
+import { createDatabaseStore } from './database.store.js';
+import { createFileSystemStore } from './filesystem.store.js';
+import { createS3Store } from './s3.store.js';
+
+export interface StoreDeps {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** `share.chunk-size` */
+  chunkSize: number;
+  log: Logger;
+}
+
+const createStore = async (id: string, cfg: StoreConfig, deps: StoreDeps): Promise<BinaryStore> => {
+  switch (cfg.type) {
+    case 'default-database':
+      return createDatabaseStore({ id, db: deps.db, chunkSize: deps.chunkSize });
+    case 'file-system':
+      return createFileSystemStore({ id, directory: cfg.directory, cleanEmptyDirs: cfg.cleanEmptyDirs });
+    case 's3':
+      return createS3Store({
+        id,
+        endpoint: cfg.endpoint,
+        region: cfg.region,
+        accessKey: cfg.accessKey,
+        secretKey: cfg.secretKey,
+        bucket: cfg.bucket,
+        chunkSize: deps.chunkSize,
+        log: deps.log.child(id),
+      });
+  }
+};
+
+/**
+ * Creates every enabled store of `files` (the configuration has already
+ * dropped disabled ones and checked that the default store is among them).
+ * A store that cannot start (directory not writable, S3 bucket not reachable)
+ * rejects with a message naming the store.
+ */
+export const createStoreRegistry = async (files: Config['backend']['files'], deps: StoreDeps): Promise<StoreRegistry> => {
+  const stores = new Map<string, BinaryStore>();
+  for (const [id, cfg] of Object.entries(files.stores)) {
+    try {
+      stores.set(id, await createStore(id, cfg, deps));
+    } catch (e) {
+      throw new Error(`The store "${id}" (${cfg.type}) cannot start: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    deps.log.info('Store ready', { store: id, type: cfg.type });
+  }
+  const defaultStore = stores.get(files.defaultStore);
+  if (!defaultStore) throw new Error(`The default store "${files.defaultStore}" is not enabled.`);
+  return {
+    defaultStore,
+    get: (id) => stores.get(id),
+    all: () => [...stores.values()],
+    close: async () => {
+      await Promise.all([...stores.values()].map((s) => s.close?.()));
+    },
+  };
+};

@@ -1,0 +1,84 @@
+/**
+ * Small byte-stream helpers shared by the binary stores.
+ */
+import { AppError } from '../../common/errors.js';
+
+/** The error every store throws when `append` is called at the wrong offset. */
+export const offsetConflict = (offset: number, stored: number): AppError =>
+  new AppError('conflict', `Upload-Offset ${offset} does not match the stored offset ${stored}.`);
+
+/** The error every store throws once an append would exceed its byte budget. */
+export const tooLarge = (maxBytes: number): AppError =>
+  new AppError('too-large', `Max size exceeded (${maxBytes} bytes may still be stored).`);
+
+/** Chunks of `data` as Buffers (views on the same memory, no copies). */
+export const asBuffer = (chunk: Uint8Array): Buffer =>
+  Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+
+/**
+ * Passes `data` through until `maxBytes` are reached: the chunk that crosses
+ * the limit is cut at the limit, yielded, and then `too-large` is thrown, so
+ * the consumer stores exactly the bytes up to the limit.
+ */
+export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const raw of data) {
+    const chunk = asBuffer(raw);
+    if (chunk.length === 0) continue;
+    if (seen + chunk.length > maxBytes) {
+      const room = Math.max(0, maxBytes - seen);
+      if (room > 0) yield chunk.subarray(0, room);
+      throw tooLarge(maxBytes);
+    }
+    seen += chunk.length;
+    yield chunk;
+  }
+}
+
+/**
+ * Regroups a byte stream into pieces of exactly `size` bytes (the last one
+ * may be shorter), starting with `first` bytes for the first piece (to fill
+ * a partial chunk). Calls `write(piece)` for each complete piece and, when the
+ * stream ends or fails, for what is pending, then rethrows any failure; so
+ * everything received is written. Holds at most one piece in memory.
+ */
+export async function writeInPieces(
+  data: AsyncIterable<Uint8Array>,
+  size: number,
+  first: number,
+  write: (piece: Buffer, final: boolean) => Promise<void>,
+): Promise<number> {
+  let want = first > 0 ? first : size;
+  let parts: Buffer[] = [];
+  let have = 0;
+  let written = 0;
+  const flush = async (final: boolean): Promise<void> => {
+    if (have === 0) return;
+    const piece = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
+    parts = [];
+    const n = have;
+    have = 0;
+    await write(piece, final);
+    written += n;
+    want = size;
+  };
+  let failure: unknown;
+  try {
+    for await (const raw of data) {
+      let chunk = asBuffer(raw);
+      while (chunk.length > 0) {
+        const take = Math.min(chunk.length, want - have);
+        parts.push(chunk.subarray(0, take));
+        have += take;
+        chunk = chunk.subarray(take);
+        if (have === want) await flush(false);
+      }
+    }
+  } catch (e) {
+    failure = e;
+  }
+  // Keep what arrived before a failure, so the client can resume from there.
+  await flush(true);
+  if (failure !== undefined) throw failure;
+  return written;
+}

@@ -1,0 +1,45 @@
+/**
+ * What happens when a file is complete (its stored size equals its length):
+ * the MIME type is detected from its first bytes, length and received size
+ * are fixed, and the checksum is written when the bytes were hashed while
+ * they streamed in, otherwise queued for the background queue.
+ */
+import type { BinaryRef, BinaryStore } from '../stores/binary-store.js';
+import { completeFile } from './file.repository.js';
+import { detectMime, MIME_HEAD_BYTES } from './mime-detect.js';
+import type { UploadDeps } from './upload.deps.js';
+
+/** The first `n` bytes of a binary (fewer when it is shorter). */
+export const readHead = async (store: BinaryStore, ref: BinaryRef, n: number): Promise<Buffer> => {
+  const parts: Buffer[] = [];
+  let have = 0;
+  for await (const chunk of store.read(ref, 0, n) as AsyncIterable<Buffer>) {
+    parts.push(chunk);
+    have += chunk.length;
+    if (have >= n) break;
+  }
+  return Buffer.concat(parts, have).subarray(0, n);
+};
+
+export interface CompletingFile {
+  id: string;
+  fileId: string;
+  location: string;
+  filename: string;
+  /** the declared type */
+  mimetype: string;
+}
+
+/** Completes a file of `size` bytes; `checksum` when it is known. */
+export const finishFile = async (
+  deps: UploadDeps,
+  store: BinaryStore,
+  f: CompletingFile,
+  size: number,
+  checksum: string | undefined,
+): Promise<void> => {
+  const head = size === 0 ? Buffer.alloc(0) : await readHead(store, { fileId: f.fileId, location: f.location }, MIME_HEAD_BYTES);
+  const mimetype = await detectMime(head, f.filename, f.mimetype);
+  await completeFile(deps.db, { id: f.id, fileId: f.fileId, length: size, mimetype, checksum });
+  if (!checksum) await deps.checksums.enqueue(f.fileId);
+};

@@ -1,0 +1,97 @@
+/**
+ * Multipart uploads (curl, ShareX): `/upload` creates a share from the `meta`
+ * part and stores every file part in it; `/{id}/files/add` adds the file
+ * parts to an existing share. All or nothing: when any file is refused, the
+ * files of this request (rows and binaries) and, for `/upload`, the share are
+ * removed before the failure is answered.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { badRequest } from '../../common/errors.js';
+import { ok, type BasicResult, type IdResult, okId } from '../../common/result.js';
+import type { Accessor } from '../shares/accessor.js';
+import { requireShareAccess } from '../shares/share-access.js';
+import { createShare, type ShareProperties } from '../shares/share.create.js';
+import { readMultipart } from './multipart.js';
+import { parseShareProperties } from './share-properties.js';
+import { removeCreated, storeStreamedFile, type CreatedFile } from './streamed-file.js';
+import type { UploadDeps } from './upload.deps.js';
+
+/** Sharry's defaults for a multipart upload without `meta`: 2 days, 30 views. */
+export const DEFAULT_PROPERTIES: ShareProperties = {
+  name: null,
+  validity: 2 * 24 * 60 * 60 * 1000,
+  description: null,
+  maxViews: 30,
+  password: null,
+};
+
+export interface MultipartRequest {
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+/** A business refusal (validity, password) that ends the request with `{success:false}`. */
+class Refused extends Error {
+  constructor(readonly result: IdResult) {
+    super(result.message);
+  }
+}
+
+/**
+ * Signed-in users and guests: creates a share from the `meta` part (or the
+ * defaults) and stores every file part in it. The `meta` part must come
+ * before the files. Business refusals are `{success:false}` results; a
+ * refused file throws (`too-large`, `domain-check`, `bad-request`, store
+ * errors) after everything of this request was removed.
+ */
+export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartRequest): Promise<IdResult> => {
+  const created: CreatedFile[] = [];
+  let share: { id: string; name: string | null } | undefined;
+  const rules = { maxValidity: deps.share.maxValidity, requireSharePassword: deps.share.requireSharePassword };
+  const create = async (props: ShareProperties) => {
+    const r = await createShare(deps.db, deps.clock, a, props, rules);
+    if (!r.success) throw new Refused(r);
+    share = { id: r.id, name: props.name || null };
+    return share;
+  };
+  try {
+    await readMultipart(req.headers, req.body, {
+      meta: async (value, afterFile) => {
+        if (afterFile || share) throw badRequest('meta', 'The meta part must come once, before the file parts.');
+        await create(parseShareProperties(value));
+      },
+      file: async (part) => storeStreamedFile(deps, share ?? (await create(DEFAULT_PROPERTIES)), part, created),
+    });
+    share ??= await create(DEFAULT_PROPERTIES);
+    return okId(share.id, 'Share created.');
+  } catch (e) {
+    await removeCreated(deps, created);
+    if (share) await deps.db.deleteFrom('shares').where('id', '=', share.id).execute();
+    if (e instanceof Refused) return e.result;
+    throw e;
+  }
+};
+
+/**
+ * Signed-in users and guests with access to the share: stores every file
+ * part in share `shareId` (`meta` parts are ignored). `not-found` when the
+ * share is not accessible; a refused file throws after this request's files
+ * were removed.
+ */
+export const addFiles = async (deps: UploadDeps, a: Accessor, shareId: string, req: MultipartRequest): Promise<BasicResult> => {
+  await requireShareAccess(deps.db, a, shareId);
+  const row = await deps.db.selectFrom('shares').select(['id', 'name']).where('id', '=', shareId).executeTakeFirstOrThrow();
+  const share = { id: row.id, name: row.name };
+  const created: CreatedFile[] = [];
+  try {
+    await readMultipart(req.headers, req.body, {
+      meta: () => undefined,
+      file: (part) => storeStreamedFile(deps, share, part, created),
+    });
+    return ok('File(s) added');
+  } catch (e) {
+    await removeCreated(deps, created);
+    throw e;
+  }
+};

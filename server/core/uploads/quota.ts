@@ -1,0 +1,68 @@
+/**
+ * `share.max-size` over the sum of all files of a share. Every file reserves
+ * its length in `file_meta.length` before a byte is stored: tus uploads the
+ * declared length at creation, multipart parts in steps while they stream.
+ * Reservations run in a transaction that first locks the share row (an
+ * UPDATE that changes nothing: a row lock on PostgreSQL and MariaDB, the
+ * write lock on SQLite), so parallel uploads into one share cannot both take
+ * the last free bytes.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { AppError, notFound } from '../../common/errors.js';
+import { formatSize } from '../../common/sizes.js';
+import type { Database } from '../../db/schema.js';
+import { insertFile, setLength, shareSize, type NewFile } from './file.repository.js';
+
+type Db = Kysely<Database>;
+
+/** The failure of a reservation: 413, with the bytes that are still free as `Tus-Max-Size`. */
+export const quotaExceeded = (maxSize: number, remaining: number): AppError =>
+  new AppError('too-large', `Maximum size (${formatSize(maxSize)}) exceeded`, {
+    headers: { 'Tus-Max-Size': String(Math.max(0, remaining)) },
+  });
+
+/** Locks the share row for the rest of the transaction; `not-found` when the share is gone. */
+const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<void> => {
+  await trx
+    .updateTable('shares')
+    .set((eb) => ({ account_id: eb.ref('account_id') }))
+    .where('id', '=', shareId)
+    .execute();
+  const row = await trx.selectFrom('shares').select('id').where('id', '=', shareId).executeTakeFirst();
+  if (!row) throw notFound('The share');
+};
+
+/**
+ * Inserts the rows of a new file if the share has room for its declared
+ * length (`used + length <= maxSize`); otherwise throws `too-large` and
+ * inserts nothing.
+ */
+export const reserveNewFile = async (db: Db, maxSize: number, file: NewFile): Promise<void> => {
+  await db.transaction().execute(async (trx) => {
+    await lockShare(trx, file.shareId);
+    const used = await shareSize(trx, file.shareId);
+    if (used + file.length > maxSize) throw quotaExceeded(maxSize, maxSize - used);
+    await insertFile(trx, file);
+  });
+};
+
+/**
+ * Grows the reservation of a streaming file by at least `need` bytes (by
+ * `step` when there is room for it); resolves with the new reservation, or
+ * throws `too-large` when the share has fewer than `need` bytes free.
+ */
+export const growReservation = async (
+  db: Db,
+  maxSize: number,
+  f: { shareId: string; fileId: string; reserved: number },
+  need: number,
+  step: number,
+): Promise<number> =>
+  db.transaction().execute(async (trx) => {
+    await lockShare(trx, f.shareId);
+    const free = maxSize - (await shareSize(trx, f.shareId));
+    if (free < need) throw quotaExceeded(maxSize, free);
+    const reserved = f.reserved + Math.min(Math.max(need, step), free);
+    await setLength(trx, f.fileId, reserved);
+    return reserved;
+  });

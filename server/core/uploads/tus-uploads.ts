@@ -1,0 +1,163 @@
+/**
+ * The core of tus uploads, called by the tus adapter in `server/http/tus/`:
+ * creation reserves the declared length against the share's quota before a
+ * byte is stored; writes append at the stored offset (the offset always
+ * comes from the store, so any process can continue an upload); the file
+ * completes when the stored size reaches the declared length.
+ *
+ * The SHA-256 is computed while the bytes stream in as long as this process
+ * saw every byte of the file in order; otherwise (resumed elsewhere, a
+ * restart) the checksum queue computes it after completion.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { badRequest, notFound } from '../../common/errors.js';
+import { randomId } from '../../common/ids.js';
+import type { Accessor } from '../shares/accessor.js';
+import { requireShareAccess } from '../shares/share-access.js';
+import type { BinaryStore } from '../stores/binary-store.js';
+import { finishFile } from './completion.js';
+import { mapStoreError } from './domain-checks.js';
+import { cleanFileName } from './file-name.js';
+import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, type UploadFile } from './file.repository.js';
+import { reserveNewFile } from './quota.js';
+import type { UploadDeps } from './upload.deps.js';
+
+export interface TusFileInfo {
+  /** the tus upload id = the share-file id, chosen by the adapter */
+  id: string;
+  length: number;
+  name: string;
+  type: string;
+}
+
+export interface TusUploads {
+  /** `not-found` unless the accessor may use the share (and the file belongs to it, when given). */
+  requireAccess(a: Accessor, shareId: string, fileId?: string): Promise<void>;
+  /** Creates the file; `too-large` (with `Tus-Max-Size`) when the share lacks room. */
+  create(a: Accessor, shareId: string, info: TusFileInfo): Promise<void>;
+  /** Declared length and stored offset, or undefined for an unknown id. */
+  state(id: string): Promise<{ length: number; offset: number } | undefined>;
+  /** Appends at `offset`; resolves with the new offset. */
+  write(id: string, offset: number, data: AsyncIterable<Uint8Array>): Promise<number>;
+  /** Removes the file (termination); a missing file is not an error. */
+  remove(id: string): Promise<void>;
+}
+
+/** Running hashes of uploads this process saw from byte 0, bounded. */
+const MAX_HASHES = 1000;
+
+const asBuffer = (c: Uint8Array): Buffer => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+
+export const createTusUploads = (deps: UploadDeps): TusUploads => {
+  const { db } = deps;
+  const hashes = new Map<string, { hash: Hash; at: number }>();
+
+  const storeOf = (f: UploadFile): BinaryStore => {
+    const s = deps.stores.get(f.store);
+    if (!s) throw new Error(`The store "${f.store}" of file ${f.id} is not enabled.`);
+    return s;
+  };
+
+  const hashFor = (f: UploadFile, offset: number): { hash: Hash; at: number } | undefined => {
+    let h = hashes.get(f.id);
+    if (offset === 0) h = { hash: createHash('sha256'), at: 0 };
+    else if (h && h.at !== offset) h = undefined;
+    hashes.delete(f.id);
+    if (h) {
+      hashes.set(f.id, h);
+      if (hashes.size > MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+    }
+    return h;
+  };
+
+  return {
+    async requireAccess(a, shareId, fileId) {
+      await requireShareAccess(db, a, shareId);
+      if (fileId !== undefined && !(await fileInShare(db, shareId, fileId))) throw notFound('The upload');
+    },
+
+    async create(a, shareId, info) {
+      await requireShareAccess(db, a, shareId);
+      if (!Number.isSafeInteger(info.length) || info.length < 0) throw badRequest('Upload-Length', 'The upload length must be a non-negative integer.');
+      const share = await db.selectFrom('shares').select('name').where('id', '=', shareId).executeTakeFirstOrThrow();
+      const store = deps.stores.defaultStore;
+      const fileId = randomId();
+      const filename = cleanFileName(info.name);
+      const mimetype = info.type.trim() || 'application/octet-stream';
+      const location = await store.create(fileId, { shareId, shareName: share.name, fileName: filename });
+      try {
+        await reserveNewFile(db, deps.share.maxSize, {
+          id: info.id,
+          fileId,
+          shareId,
+          filename,
+          mimetype,
+          length: info.length,
+          store: store.id,
+          location,
+          created: deps.clock.now(),
+        });
+      } catch (e) {
+        await store.delete({ fileId, location }).catch(() => undefined);
+        throw e;
+      }
+      if (info.length === 0) {
+        const empty = createHash('sha256').digest('hex');
+        await finishFile(deps, store, { id: info.id, fileId, location, filename, mimetype }, 0, empty);
+      }
+    },
+
+    async state(id) {
+      const f = await findFile(db, id);
+      if (!f) return undefined;
+      return { length: f.length, offset: await storeOf(f).size(refOf(f)) };
+    },
+
+    async write(id, offset, data) {
+      const f = await findFile(db, id);
+      if (!f) throw notFound('The upload');
+      const store = storeOf(f);
+      const h = hashFor(f, offset);
+      let hashed = offset;
+      async function* tap(): AsyncGenerator<Buffer> {
+        for await (const raw of data) {
+          const chunk = asBuffer(raw);
+          h?.hash.update(chunk);
+          hashed += chunk.length;
+          yield chunk;
+        }
+      }
+      let failure: unknown;
+      let stored: number | undefined;
+      try {
+        stored = offset + (await store.append(refOf(f), offset, tap(), f.length - offset));
+      } catch (e) {
+        failure = e;
+        stored = await store.size(refOf(f)).catch(() => undefined);
+      }
+      if (h) {
+        if (stored === hashed) h.at = hashed;
+        else hashes.delete(f.id);
+      }
+      if (stored !== undefined) {
+        if (stored === f.length && f.realSize !== f.length) {
+          const checksum = h && stored === hashed ? h.hash.digest('hex') : undefined;
+          hashes.delete(f.id);
+          await finishFile(deps, store, f, stored, checksum);
+        } else if (stored !== f.length) {
+          await setRealSize(db, f.id, stored);
+        }
+      }
+      if (failure !== undefined) throw mapStoreError(failure, deps.share.databaseDomainChecks);
+      return stored!;
+    },
+
+    async remove(id) {
+      const f = await findFile(db, id);
+      hashes.delete(id);
+      if (!f) return;
+      await deleteFileRows(db, f.fileId);
+      await storeOf(f).delete(refOf(f));
+    },
+  };
+};

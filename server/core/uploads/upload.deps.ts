@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../common/clock.js';
+import type { Logger } from '../../common/log.js';
+import type { Config } from '../../config/types.js';
+import type { Database } from '../../db/schema.js';
+import type { ChecksumQueue } from '../checksums/checksum.queue.js';
+import type { StoreRegistry } from '../stores/binary-store.js';
+
+/** What the upload code needs from the composition root. */
+export interface UploadDeps {
+  db: Kysely<Database>;
+  stores: StoreRegistry;
+  clock: Clock;
+  log: Logger;
+  share: Config['backend']['share'];
+  checksums: ChecksumQueue;
+}

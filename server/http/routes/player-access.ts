@@ -1,0 +1,65 @@
+/**
+ * The gateway's access rule (`player.access`), applied once to every gateway
+ * prefix: `open` lets anyone in, `user` needs a valid token of an active
+ * account, `admin` an admin account. Also refuses paths that do not decode.
+ */
+import type { RequestHandler, Response } from 'express';
+import { badRequest, forbidden, notFound, unauthenticated } from '../../common/errors.js';
+import type { PlayerAccess } from '../../config/types.js';
+import type { AuthService } from '../../core/auth/auth.service.js';
+import type { TokenClaims } from '../../core/auth/token.js';
+import type { Envelope } from '../../player/answers/convert.js';
+import type { Outcome } from '../../player/gateway.service.js';
+import { statusOf } from '../error-mapping.js';
+import type { HttpDeps } from '../http-deps.js';
+import { requestToken } from '../request-context.js';
+
+/** The URL prefixes of the gateway. */
+export const playerPrefixes = ['/api/v1/player', '/api/v1/playerspecial', '/api/v1/cover', '/api/v1/booklet', '/api/v1/info'];
+
+/**
+ * Who may use the gateway: `undefined` when allowed, else the status to
+ * refuse with (401 without a valid token, 403 for a non-admin when `admin`).
+ */
+export const playerAccessCheck = async (
+  auth: AuthService,
+  access: PlayerAccess,
+  token: string | undefined,
+): Promise<{ claims?: TokenClaims; refuse?: 401 | 403 }> => {
+  if (access === 'open') return {};
+  const claims = await auth.authenticate(token);
+  if (!claims) return { refuse: 401 };
+  if (access === 'admin' && !claims.admin) return { refuse: 403 };
+  return { claims };
+};
+
+export const playerZone =
+  (deps: HttpDeps): RequestHandler =>
+  async (req, res, next) => {
+    if (!deps.config.player.enabled || !deps.player) throw notFound('The music player gateway');
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      throw badRequest('path', 'The path is not valid percent-encoded UTF-8.');
+    }
+    const { claims, refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, requestToken(req));
+    if (refuse === 401) throw unauthenticated();
+    if (refuse === 403) throw forbidden('The music player needs an admin account.');
+    if (claims) res.locals['caller'] = claims;
+    next();
+  };
+
+/** HTTP status of a gateway outcome; failures use the one mapping of error codes. */
+export const statusOfOutcome = (o: Outcome): number => (o === 'ok' ? 200 : o === 'ack' ? 400 : statusOf[o]);
+
+export const sendEnvelope = (res: Response, outcome: Outcome, body: Envelope): void => {
+  res.status(statusOfOutcome(outcome)).json(body);
+};
+
+/** The connection id of a route: `default` when the path has none; 404 for an unknown one. */
+export const connectionId = (deps: HttpDeps, params: Record<string, string | string[] | undefined>): string => {
+  const raw = params['id'];
+  const id = typeof raw === 'string' ? raw : 'default';
+  if (!deps.player?.gateway.has(id)) throw notFound(`The player connection '${id}'`);
+  return id;
+};

@@ -1,0 +1,3 @@
+import { databaseStoreContract, sqliteServer } from './database-fixture.js';
+
+databaseStoreContract('SQLite', sqliteServer);
