@@ -12,8 +12,12 @@ import { buildLoginModules } from './core/auth/login-modules/index.js';
 import { createOAuthService } from './core/auth/oauth.service.js';
 import { createRateLimiter } from './core/auth/rate-limiter.js';
 import { createTokenService } from './core/auth/token.js';
+import { createChecksumQueue } from './core/checksums/checksum.queue.js';
+import { createDownloadService } from './core/downloads/download.service.js';
 import { readVersionInfo } from './core/info/version.js';
+import { createShareService } from './core/shares/share.service.js';
 import { createSignupService } from './core/signup/signup.service.js';
+import { createUploadService } from './core/uploads/upload.service.js';
 import type { StoreRegistry } from './core/stores/binary-store.js';
 import { copyFiles } from './core/stores/copy-files.js';
 import { createStoreRegistry } from './core/stores/registry.js';
@@ -79,7 +83,22 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
       inviteTime: config.backend.signup.inviteTime,
     },
   });
-  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores });
+  const shareCfg = config.backend.share;
+  const shares = createShareService({
+    db: db.db,
+    clock,
+    log: log.child('shares'),
+    stores,
+    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword },
+    maxPageSize: config.maxPageSize,
+    serverSecret: authCfg.serverSecret,
+    rateLimit: { enabled: config.rateLimit.enabled, failures: config.rateLimit.sharePasswordFailures, windowMs: config.rateLimit.window },
+  });
+  const downloads = createDownloadService({ db: db.db, stores, zipMaxSize: shareCfg.zipMaxSize });
+  const checksums = createChecksumQueue({ db: db.db, stores, settings: config.backend.computeChecksum, log: log.child('checksums') });
+  checksums.start();
+  const uploads = createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums });
+  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores, shares, downloads, uploads });
   return {
     db,
     http,
@@ -88,6 +107,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
     cleanup,
     close: async () => {
       await cleanup.stop();
+      await checksums.stop();
       await stores.close?.();
       await db.close();
     },

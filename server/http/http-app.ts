@@ -5,20 +5,43 @@ import { errorHandler } from './error-mapping.js';
 import type { HttpDeps, RouteModule } from './http-deps.js';
 import { loadOpenApi, OpenApiRouter } from './openapi.js';
 import { accountRoutes } from './routes/accounts.routes.js';
+import { coverPathRewrite, coverRoutes } from './routes/covers.routes.js';
+import { customRouter } from './routes/custom.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { docsRouter } from './routes/docs.routes.js';
+import { downloadRoutes } from './routes/downloads.routes.js';
 import { infoRoutes } from './routes/info.routes.js';
+import { openShareRoutes } from './routes/open-shares.routes.js';
+import { playerPrefixes, playerZone } from './routes/player-access.js';
+import { playerRoutes } from './routes/player.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
+import { shareRoutes } from './routes/shares.routes.js';
 import { signupRoutes } from './routes/signup.routes.js';
+import { uploadRoutes } from './routes/uploads.routes.js';
 import { webAppRouter } from './static-app.js';
+import { createPlayerSockets, type PlayerSockets } from './websocket.js';
 import { requireAdmin, requireUser } from './zones.js';
 
-const routeModules: RouteModule[] = [infoRoutes, authRoutes, signupRoutes, settingsRoutes, accountRoutes];
+const routeModules: RouteModule[] = [
+  infoRoutes,
+  authRoutes,
+  signupRoutes,
+  settingsRoutes,
+  accountRoutes,
+  shareRoutes,
+  openShareRoutes,
+  downloadRoutes,
+  uploadRoutes,
+  playerRoutes,
+  coverRoutes,
+];
 
 export interface HttpApp {
   app: Express;
   /** `method path` of every API route, to compare with the OpenAPI file */
   routes: ReadonlySet<string>;
+  /** the player WebSocket: attach `upgrade` to the node:http server; `close` ends every socket */
+  sockets: PlayerSockets;
 }
 
 /**
@@ -43,6 +66,8 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));
   app.use('/api/v2/admin', requireUser(deps.auth), requireAdmin);
+  app.use(coverPathRewrite);
+  app.use(playerPrefixes, playerZone(deps));
 
   const api = express.Router();
   const openapi = loadOpenApi();
@@ -55,10 +80,11 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     res.redirect(303, '/app');
   });
   app.use('/app', webAppRouter());
+  app.use('/custom', customRouter(deps.config.customContent));
 
   app.use((_req, _res, next) => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  return { app, routes: registrar.registered };
+  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps) };
 };

@@ -4,8 +4,13 @@ import type { AccountService } from '../core/accounts/account.service.js';
 import type { AuthService } from '../core/auth/auth.service.js';
 import type { OAuthService } from '../core/auth/oauth.types.js';
 import type { VersionInfo } from '../core/info/version.js';
+import type { DownloadService } from '../core/downloads/download.service.js';
+import type { ShareService } from '../core/shares/share.service.js';
 import type { SignupService } from '../core/signup/signup.service.js';
 import type { StoreRegistry } from '../core/stores/binary-store.js';
+import type { UploadService } from '../core/uploads/upload.service.js';
+import type { CoverService } from '../player/covers/covers.service.js';
+import type { PlayerGateway } from '../player/gateway.service.js';
 import type { OpenApiRouter } from './openapi.js';
 
 /** What the routes get from the composition root. */
@@ -19,6 +24,14 @@ export interface HttpDeps {
   signup: SignupService;
   /** the enabled binary stores (`stores.defaultStore` for new files) */
   stores: StoreRegistry;
+  /** owner share operations and public access by publish id */
+  shares: ShareService;
+  /** file and ZIP downloads */
+  downloads: DownloadService;
+  /** multipart and tus uploads */
+  uploads: UploadService;
+  /** the music gateway and its covers; absent when `player.enabled` is false (its routes then answer 404) */
+  player?: { gateway: PlayerGateway; covers: CoverService };
 }
 
 export type RouteModule = (api: OpenApiRouter, deps: HttpDeps) => void;

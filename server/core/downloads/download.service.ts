@@ -10,7 +10,7 @@ import { isIdent } from '../../common/ids.js';
 import type { Database } from '../../db/schema.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
-import { findFileOfShare, findFilesOfShare, isComplete, type FileRecord } from '../shares/share.repository.js';
+import { findFileOfShare, findFilesOfShare, findShare, isComplete, type FileRecord } from '../shares/share.repository.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
 import { uniqueEntryNames } from './zip-names.js';
 import { writeZip, type ZipEntry } from './zip-writer.js';
@@ -27,8 +27,8 @@ export interface DownloadService {
   ownerFile(a: Accessor, shareId: string, shareFileId: string): Promise<FileRecord>;
   /** After `openPublicShare`: a file of that share; 404 when the file belongs to another share. */
   shareFile(shareId: string, shareFileId: string): Promise<FileRecord>;
-  /** Signed-in users and guests: checks access, then gives the ZIP entries (see `zipEntries`). */
-  ownerZipEntries(a: Accessor, shareId: string, selection: string[]): Promise<ZipEntry[]>;
+  /** Signed-in users and guests: checks access, then gives the share's name and the ZIP entries (see `zipEntries`). */
+  ownerZipEntries(a: Accessor, shareId: string, selection: string[]): Promise<{ name: string | null; entries: ZipEntry[] }>;
   /**
    * The complete files of a share as ZIP entries with unique, safe names:
    * the selected share-file ids (unknown or invalid ids are ignored), or all
@@ -69,7 +69,8 @@ export const createDownloadService = (d: DownloadDeps): DownloadService => {
     shareFile,
     async ownerZipEntries(a, shareId, selection) {
       await requireShareAccess(d.db, a, shareId);
-      return zipEntries(shareId, selection);
+      const share = await findShare(d.db, shareId);
+      return { name: share?.name ?? null, entries: await zipEntries(shareId, selection) };
     },
     zipEntries,
     read(file, start, end) {

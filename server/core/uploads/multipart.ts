@@ -1,8 +1,9 @@
 /**
  * Reads a `multipart/form-data` body part by part (busboy), without buffering
- * files: the part named `meta` (case-insensitive) is a field handed over as
- * text, every other part is a file whose stream is handed over while it
- * arrives. Parts are handled one after the other. The first failure stops
+ * files: the part named `meta` (case-insensitive; a field or an attached
+ * file) is handed over as text, every other part with a file name (or of type
+ * `application/octet-stream`) is a file whose stream is handed over while it
+ * arrives; other plain fields are ignored. Parts are handled one after the other. The first failure stops
  * the parsing (the rest of the body is discarded) and, once the running
  * handler has finished, rejects with that failure; malformed bodies reject
  * with `bad-request`.
@@ -28,12 +29,23 @@ export interface MultipartHandlers {
 
 const META_LIMIT = 1024 * 1024;
 
+/** A small part as text; `bad-request` above `limit` bytes. */
+const readText = async (stream: Readable, limit: number): Promise<string> => {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw badRequest('meta', 'The meta part is too large.');
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts, size).toString('utf8');
+};
+
 export const readMultipart = (headers: IncomingHttpHeaders, body: Readable, h: MultipartHandlers): Promise<void> => {
   let bb: busboy.Busboy;
   try {
     bb = busboy({
       headers,
-      isPartAFile: (name) => name.toLowerCase() !== 'meta',
       limits: { fieldSize: META_LIMIT, fields: 20, fieldNameSize: 200, headerPairs: 100 },
     });
   } catch (e) {
@@ -76,10 +88,15 @@ export const readMultipart = (headers: IncomingHttpHeaders, body: Readable, h: M
       const afterFile = seenFile;
       step(() => h.meta(value, afterFile));
     });
-    bb.on('file', (_name, stream, info) => {
-      seenFile = true;
+    bb.on('file', (name, stream, info) => {
       const skip = () => stream.resume();
       if (failure !== undefined) return skip();
+      if (name.toLowerCase() === 'meta') {
+        const afterFile = seenFile;
+        step(async () => h.meta(await readText(stream, META_LIMIT), afterFile), skip);
+        return;
+      }
+      seenFile = true;
       step(() => h.file({ filename: info.filename ?? '', mimeType: info.mimeType, stream }), skip);
     });
     bb.on('error', (e: unknown) => {

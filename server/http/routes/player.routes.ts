@@ -5,7 +5,6 @@
  * without an upgrade it answers 426.
  */
 import type { Request, Response } from 'express';
-import { badRequest } from '../../common/errors.js';
 import { errorEnvelope } from '../../player/answers/convert.js';
 import { countCommand, listCommand, playlistinfoCommand, searchCommand, type Built, type Query } from '../../player/special.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
@@ -33,7 +32,10 @@ export const playerRoutes: RouteModule = (api, deps) => {
   const special = (build: (q: Query) => Built) => async (req: Request, res: Response) => {
     const id = connectionId(deps, req.params);
     const built = build(req.query as Query);
-    if (!built.ok) throw badRequest(built.field, built.message);
+    if (!built.ok) {
+      sendEnvelope(res, 'bad-request', errorEnvelope(built.message));
+      return;
+    }
     const { outcome, body } = await gateway(deps).execute(id, built.command);
     sendEnvelope(res, outcome, body);
   };

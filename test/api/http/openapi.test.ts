@@ -24,6 +24,8 @@ describe('the OpenAPI file', () => {
         accounts: {} as never,
         signup: {} as never,
         stores: {} as never,
+        shares: {} as never,
+        downloads: {} as never,
       });
       const documented = documentedRoutes(loadOpenApi().doc).sort();
       expect([...routes].sort()).toEqual(documented);

@@ -1,0 +1,112 @@
+/**
+ * Covers and booklets: `/api/v1/{cover|booklet}[/<id>]/album?name=`,
+ * `.../file/<path in the music directory>`, `POST .../clearcache`. Files are
+ * streamed with `ETag`/`If-None-Match` and `Cache-Control`.
+ */
+import { createReadStream } from 'node:fs';
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError, badRequest } from '../../common/errors.js';
+import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.service.js';
+import { DaemonError } from '../../player/protocol/connection.js';
+import type { HttpDeps, RouteModule } from '../http-deps.js';
+import { connectionId } from './player-access.js';
+
+const filePathPattern = /^\/api\/v1\/(cover|booklet)\/(?:file|[^/]+\/file)\/(.*)$/;
+
+/**
+ * `.../file/Artist/Album/song.flac` arrives with real slashes, but a route
+ * parameter is one path segment: encode the slashes of the file part
+ * (`%2F` is accepted as well), so both spellings reach the same route.
+ */
+export const coverPathRewrite: RequestHandler = (req, _res, next) => {
+  const q = req.url.indexOf('?');
+  const path = q < 0 ? req.url : req.url.slice(0, q);
+  const m = filePathPattern.exec(path);
+  if (m && m[2]!.includes('/')) {
+    const head = path.slice(0, path.length - m[2]!.length);
+    req.url = head + m[2]!.replace(/\//g, '%2F') + (q < 0 ? '' : req.url.slice(q));
+  }
+  next();
+};
+
+const sizeParam = (req: Request): number | undefined => {
+  const raw = req.query['size'];
+  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 4096) throw badRequest('size', "'size' must be an integer from 0 to 4096.");
+  return n === 0 ? undefined : n;
+};
+
+const contentDisposition = (filename: string): string => {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+};
+
+const send = (req: Request, res: Response, r: CoverResult, next: (e?: unknown) => void): void => {
+  if (r.kind === 'not-found') {
+    res.status(404).end();
+    return;
+  }
+  res.setHeader('ETag', r.etag);
+  res.setHeader('Cache-Control', 'private, max-age=3600');
+  const inm = req.get('if-none-match');
+  if (inm && inm.split(',').some((t) => t.trim() === r.etag || t.trim() === '*')) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Type', r.contentType);
+  res.setHeader('Content-Disposition', contentDisposition(r.filename));
+  if (r.kind === 'bytes') {
+    res.setHeader('Content-Length', String(r.data.length));
+    res.end(req.method === 'HEAD' ? undefined : r.data);
+    return;
+  }
+  res.setHeader('Content-Length', String(r.size));
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(r.path);
+  stream.on('error', (e) => {
+    if (res.headersSent) res.destroy(e);
+    else next(e);
+  });
+  stream.pipe(res);
+};
+
+/** A daemon failure during a lookup becomes 502 or 504 through the one error mapping. */
+const daemonFailure = (e: unknown): never => {
+  if (e instanceof DaemonError) throw new AppError(e.kind, e.message);
+  throw e;
+};
+
+export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
+  const covers = () => deps.player!.covers;
+  for (const kind of ['cover', 'booklet'] as AlbumFileKind[]) {
+    const album: RequestHandler = async (req, res, next) => {
+      const id = connectionId(deps, req.params);
+      const name = String(req.query['name'] ?? '');
+      const size = kind === 'cover' ? sizeParam(req) : undefined;
+      send(req, res, await covers().album(id, kind, name, size).catch(daemonFailure), next);
+    };
+    const file: RequestHandler = async (req, res, next) => {
+      const id = connectionId(deps, req.params);
+      const uri = String(req.params['uri'] ?? '');
+      const size = kind === 'cover' ? sizeParam(req) : undefined;
+      send(req, res, await covers().file(id, kind, uri, size).catch(daemonFailure), next);
+    };
+    const clear: RequestHandler = (req, res) => {
+      connectionId(deps, req.params);
+      covers().clearCache();
+      res.json({ success: true, message: 'The cover cache was cleared.' });
+    };
+    // Literal paths first: `/cover/file/album` is the file `album`, not the album route of a connection `file`.
+    api.route('get', `/api/v1/${kind}/album`, album);
+    api.route('get', `/api/v1/${kind}/file/{uri}`, file);
+    api.route('post', `/api/v1/${kind}/clearcache`, clear);
+    api.route('get', `/api/v1/${kind}/{id}/album`, album);
+    api.route('get', `/api/v1/${kind}/{id}/file/{uri}`, file);
+    api.route('post', `/api/v1/${kind}/{id}/clearcache`, clear);
+  }
+};

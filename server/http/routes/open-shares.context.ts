@@ -1,0 +1,37 @@
+import type { Request, Response } from 'express';
+import { SHARE_COOKIE } from '../../core/shares/share-cookie.js';
+import type { PublicCredentials } from '../../core/shares/public-share.js';
+import { clientAddress } from '../request-context.js';
+
+export const PASSWORD_HEADER = 'service-password';
+
+/** The path every public route of one share lives below; the share cookie is scoped to it. */
+export const publicSharePath = (publishId: string): string => `/api/v2/open/share/${encodeURIComponent(publishId)}`;
+
+/** `Service-Password` is percent-encoded UTF-8; a value that does not decode is taken as written. */
+const decodePassword = (raw: string | undefined): string | undefined => {
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+};
+
+/** What a public request brings to prove access: password header, share cookie, client address. */
+export const publicCredentials = (req: Request): PublicCredentials => ({
+  password: decodePassword(req.get(PASSWORD_HEADER)),
+  cookie: (req.cookies as Record<string, string> | undefined)?.[SHARE_COOKIE],
+  address: clientAddress(req),
+});
+
+/** Sets the share cookie: HttpOnly, SameSite=Lax, only sent to this share's public routes. */
+export const setShareCookie = (res: Response, publishId: string, cookie: { value: string; maxAgeMs: number }, secure: boolean): void => {
+  res.cookie(SHARE_COOKIE, cookie.value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: publicSharePath(publishId),
+    maxAge: cookie.maxAgeMs,
+  });
+};

@@ -1,0 +1,126 @@
+/**
+ * tus on `@tus/server`, mounted per upload prefix (`/api/v2/sec/upload`, and
+ * by the alias issue `/api/v2/alias/upload`) with an accessor resolver.
+ *
+ * Before the tus server sees a request, the express handler resolves the
+ * accessor, checks that the share (and the file) is accessible (404
+ * otherwise, on every tus request) and maps Pier's headers onto tus':
+ * `Service-File-Length` → `Upload-Length`; a missing `Tus-Resumable` is
+ * taken as 1.0.0 (curl clients of Sharry never sent it). Errors of the core
+ * (`AppError`) get the status of `error-mapping.ts` and their headers
+ * (`Tus-Max-Size`), with the message as text body.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError, badRequest } from '../../common/errors.js';
+import { randomId } from '../../common/ids.js';
+import type { Logger } from '../../common/log.js';
+import type { Accessor } from '../../core/shares/accessor.js';
+import { decodeHeaderName } from '../../core/uploads/file-name.js';
+import type { TusUploads } from '../../core/uploads/tus-uploads.js';
+import { statusOf } from '../error-mapping.js';
+import { PierDataStore } from './pier-datastore.js';
+
+export type AccessorResolver = (req: Request, res: Response) => Accessor | Promise<Accessor>;
+
+interface TusContext {
+  accessor: Accessor;
+  shareId: string;
+  /** absolute URL of `.../{shareId}/files/tus` */
+  endpoint: string;
+}
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
+interface NodeCtx {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+const nodeOf = (req: TusRequest): NodeCtx => {
+  const node = (req as unknown as { runtime?: { node?: NodeCtx } }).runtime?.node;
+  if (!node) throw new Error('The tus request carries no Node request.');
+  return node;
+};
+
+/** Sets a request header for express' view and for the raw headers the tus server reads. */
+const setHeader = (req: IncomingMessage, name: string, value: string): void => {
+  req.headers[name.toLowerCase()] = value;
+  req.rawHeaders.push(name, value);
+};
+
+export interface TusMount {
+  /** e.g. `/api/v2/sec/upload` */
+  prefix: string;
+  accessor: AccessorResolver;
+  /** the external base URL of a request (no trailing slash) */
+  baseUrl: (req: Request) => string;
+  uploads: TusUploads;
+  log: Logger;
+}
+
+/** The express handler of every tus route of one mount. */
+export const createTusHandler = (mount: TusMount): RequestHandler => {
+  const contexts = new WeakMap<IncomingMessage, TusContext>();
+  const contextOf = (req: TusRequest): TusContext => {
+    const ctx = contexts.get(nodeOf(req).req);
+    if (!ctx) throw new Error('tus request without context');
+    return ctx;
+  };
+
+  const server = new Server({
+    path: mount.prefix,
+    datastore: new PierDataStore(mount.uploads),
+    // one request per upload at a time in this process; across processes the store checks the offset
+    locker: new MemoryLocker(),
+    allowedOrigins: () => false,
+    namingFunction: () => randomId(),
+    getFileIdFromRequest: (_req, lastPath) => lastPath,
+    generateUrl: (req, { id }) => `${contextOf(req).endpoint}/${id}`,
+    onUploadCreate: async (req, upload) => {
+      const ctx = contextOf(req);
+      const headers = nodeOf(req).req.headers;
+      const rawName = headers['service-file-name'];
+      let name = upload.metadata?.['filename'] ?? '';
+      if (typeof rawName === 'string') {
+        const decoded = decodeHeaderName(rawName);
+        if (decoded === undefined) throw badRequest('Service-File-Name', 'Service-File-Name must be percent-encoded UTF-8.');
+        name = decoded;
+      }
+      const rawType = headers['service-file-type'];
+      const type = typeof rawType === 'string' && rawType !== '' ? rawType : (upload.metadata?.['filetype'] ?? '');
+      await mount.uploads.create(ctx.accessor, ctx.shareId, { id: upload.id, length: upload.size ?? -1, name, type });
+      return {};
+    },
+    onResponseError: (req, err) => {
+      if (err instanceof AppError) {
+        const res = nodeOf(req).res;
+        for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+        return { status_code: statusOf[err.code], body: `${err.message}\n` };
+      }
+      if ('status_code' in err && typeof err.status_code === 'number' && err.status_code < 500) return undefined;
+      const errorId = randomBytes(6).toString('hex');
+      mount.log.error('Unexpected tus error', {
+        errorId,
+        method: req.method,
+        error: err instanceof Error ? { message: err.message, stack: err.stack } : String((err as { body?: string }).body),
+      });
+      return { status_code: 500, body: `An unexpected error occurred (error id ${errorId}).\n` };
+    },
+  });
+
+  return async (req, res) => {
+    const accessor = await mount.accessor(req, res);
+    const shareId = String(req.params['id']);
+    const fid = req.params['fid'] === undefined ? undefined : String(req.params['fid']);
+    await mount.uploads.requireAccess(accessor, shareId, fid);
+    if (!req.headers['tus-resumable']) setHeader(req, 'Tus-Resumable', '1.0.0');
+    const serviceLength = req.headers['service-file-length'];
+    if (req.method === 'POST' && req.headers['upload-length'] === undefined && typeof serviceLength === 'string') {
+      setHeader(req, 'Upload-Length', serviceLength.trim());
+    }
+    contexts.set(req, { accessor, shareId, endpoint: `${mount.baseUrl(req)}${mount.prefix}/${shareId}/files/tus` });
+    await server.handle(req, res);
+  };
+};
