@@ -24,6 +24,9 @@ import { createStoreRegistry } from './core/stores/registry.js';
 import { openDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
+import { createCoverService } from './player/covers/covers.service.js';
+import { createPlayerGateway } from './player/gateway.service.js';
+import { tcpDialer } from './player/protocol/socket.js';
 
 export interface App {
   db: Db;
@@ -98,7 +101,9 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
   const checksums = createChecksumQueue({ db: db.db, stores, settings: config.backend.computeChecksum, log: log.child('checksums') });
   checksums.start();
   const uploads = createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums });
-  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores, shares, downloads, uploads });
+  const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
+  const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
+  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores, shares, downloads, uploads, player });
   return {
     db,
     http,
@@ -106,6 +111,8 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
     stores,
     cleanup,
     close: async () => {
+      http.sockets.close();
+      gateway?.close();
       await cleanup.stop();
       await checksums.stop();
       await stores.close?.();

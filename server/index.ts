@@ -55,6 +55,8 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       app = await buildApp(config, log, clock);
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
       const s = createHttpServer({ requestTimeout: 0, headersTimeout: 60_000 }, app.http.app);
+      // the player WebSocket (`/api/v1/player[/<id>]`) shares this server
+      s.on('upgrade', app.http.sockets.upgrade);
       try {
         await new Promise<void>((resolve, reject) => {
           s.once('error', reject);
@@ -84,6 +86,8 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       const s = server;
       server = undefined;
       if (s) {
+        // upgraded sockets are not HTTP connections: close them first, or close() would wait for them
+        app?.http.sockets.close();
         await new Promise<void>((resolve) => {
           s.close(() => resolve());
           s.closeAllConnections();

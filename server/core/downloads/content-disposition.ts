@@ -39,6 +39,7 @@ export const asciiFallback = (name: string): string => {
 };
 
 export const contentDisposition = (type: 'inline' | 'attachment', filename: string): string => {
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const name = filename.replace(/[\x00-\x1f\x7f]/g, '') || 'download';
   return `${type}; filename="${asciiFallback(name)}"; filename*=UTF-8''${encodeExtValue(name)}`;
 };

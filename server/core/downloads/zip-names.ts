@@ -1,7 +1,7 @@
 /**
  * ZIP entry names that cannot escape the archive root and never collide:
  * separators (`/`, `\`), control characters and the characters Windows
- * refuses become `_`, leading dots and trailing dots or spaces go, and a
+ * refuses become `_`, runs of dots become one dot (no `..` anywhere), leading dots and trailing dots or spaces go, and a
  * repeated name (compared case-insensitively, as many file systems do) gets
  * ` (1)`, ` (2)`, ... before its extension.
  */
@@ -23,8 +23,10 @@ const truncateUtf8 = (s: string, maxBytes: number): string => {
 export const safeEntryName = (name: string, fallback: string): string => {
   let s = name
     .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/[/\\<>:"|?*]/g, '_')
+    .replace(/\.{2,}/g, '.')
     .trim()
     .replace(/^\.+/, '')
     .replace(/[. ]+$/, '')

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { BinaryRef, BinaryStore } from './binary-store.js';
-import { limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
+import { asBuffer, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
 
 export interface DatabaseStoreOptions {
   id: string;
@@ -80,7 +80,7 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
       .where('file_id', '=', fileId)
       .where('chunk_nr', '=', nr)
       .executeTakeFirstOrThrow();
-    return Buffer.from(row.chunk_data);
+    return asBuffer(row.chunk_data);
   };
 
   async function* readChunks(fileId: string, start: number, end: number): AsyncGenerator<Buffer> {
@@ -104,7 +104,7 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
       for (const [k, info] of batch.entries()) {
         const row = rows[k];
         if (!row || Number(row.chunk_nr) !== info.nr) throw new Error(`Chunk ${info.nr} of file ${fileId} vanished while reading.`);
-        const data = Buffer.from(row.chunk_data);
+        const data = asBuffer(row.chunk_data);
         const from = Math.max(0, start - info.at);
         const to = Math.min(info.len, end - info.at);
         yield from === 0 && to === data.length ? data : data.subarray(from, to);

@@ -75,7 +75,14 @@ export const createS3Store = async (opts: S3StoreOptions): Promise<BinaryStore> 
     responseChecksumValidation: 'WHEN_REQUIRED',
     ...(opts.accessKey === '' ? {} : { credentials: { accessKeyId: opts.accessKey, secretAccessKey: opts.secretKey } }),
   });
-  await ensureBucket(client, bucket, opts.log);
+  try {
+    await ensureBucket(client, bucket, opts.log);
+  } catch (e) {
+    client.destroy();
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const code = status(e);
+    throw new Error(`bucket "${bucket}" at ${opts.endpoint}${code ? ` (HTTP ${code})` : ''}: ${why}`, { cause: e });
+  }
 
   const chunks = async (fileId: string): Promise<ChunkObject[]> => {
     const out: ChunkObject[] = [];

@@ -89,6 +89,8 @@ export const readMultipart = (headers: IncomingHttpHeaders, body: Readable, h: M
       step(() => h.meta(value, afterFile));
     });
     bb.on('file', (name, stream, info) => {
+      // Busboy destroys the part's stream with the parse error; its handler may not be reading yet.
+      stream.on('error', () => undefined);
       const skip = () => stream.resume();
       if (failure !== undefined) return skip();
       if (name.toLowerCase() === 'meta') {

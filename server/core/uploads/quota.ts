@@ -47,9 +47,10 @@ export const reserveNewFile = async (db: Db, maxSize: number, file: NewFile): Pr
 };
 
 /**
- * Grows the reservation of a streaming file by at least `need` bytes (by
- * `step` when there is room for it); resolves with the new reservation, or
- * throws `too-large` when the share has fewer than `need` bytes free.
+ * Grows the reservation of a streaming file by at least `need` bytes: by an
+ * eighth of the free bytes, at most `step`, so parallel uploads into a nearly
+ * full share are not starved by one large reservation. Resolves with the new
+ * reservation, or throws `too-large` when fewer than `need` bytes are free.
  */
 export const growReservation = async (
   db: Db,
@@ -62,7 +63,7 @@ export const growReservation = async (
     await lockShare(trx, f.shareId);
     const free = maxSize - (await shareSize(trx, f.shareId));
     if (free < need) throw quotaExceeded(maxSize, free);
-    const reserved = f.reserved + Math.min(Math.max(need, step), free);
+    const reserved = f.reserved + Math.max(need, Math.min(step, Math.floor(free / 8)));
     await setLength(trx, f.fileId, reserved);
     return reserved;
   });

@@ -26,6 +26,7 @@ describe('the OpenAPI file', () => {
         stores: {} as never,
         shares: {} as never,
         downloads: {} as never,
+        uploads: {} as never,
       });
       const documented = documentedRoutes(loadOpenApi().doc).sort();
       expect([...routes].sort()).toEqual(documented);

@@ -30,7 +30,8 @@ describe('access zones', () => {
       for (const token of [undefined, foreign]) {
         const res = await s.request(r.method, concrete(r.path), r.method === 'POST' ? {} : undefined, token ? { token } : {});
         expect(res.status, `${r.method} ${r.path}`).toBe(401);
-        expect(res.body).toEqual({ success: false, message: 'Authentication failed.' });
+        // a HEAD answer carries no body
+        if (r.method !== 'HEAD') expect(res.body).toEqual({ success: false, message: 'Authentication failed.' });
       }
     }
   });

@@ -175,10 +175,11 @@ describe('copy-files between stores', () => {
 
 describe('copy-files at start-up', () => {
   it('runs before the server answers and logs its counts', async () => {
-    const first = await startServer();
-    const dataDir = first.dataDir;
+    const dataDir = mkdtempSync(join(tmpdir(), 'pier-copy-start-'));
+    const first = await startServer({ dataDir });
+    const jdbc = first.config.backend.jdbc;
     await first.stop();
-    const db = await openDatabase({ url: `jdbc:sqlite:${join(dataDir, 'pier.db')}`, user: '', password: '' });
+    const db = await openDatabase(jdbc);
     const fileId = randomId();
     const shareId = randomId();
     try {
@@ -212,7 +213,11 @@ describe('copy-files at start-up', () => {
       },
     });
     try {
-      expect(second.logs()).toMatch(/finished.*"copied":1.*"existed":0.*"missing":0.*"failed":0/);
+      const lines = second.logs().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const done = lines.findIndex((l) => l['msg'] === 'Copying files between stores finished');
+      expect(lines[done]).toMatchObject({ source: 'database', target: 'filesystem', copied: 1, existed: 0, missing: 0, failed: 0 });
+      // before the server listens
+      expect(done).toBeLessThan(lines.findIndex((l) => String(l['msg']).startsWith('Pier is listening')));
       expect(readFileSync(join(dataDir, 'files', 'Start', 'hello.txt'), 'utf8')).toBe('hello');
     } finally {
       await second.stop();

@@ -1,0 +1,228 @@
+import { request as httpRequest } from 'node:http';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMpd, type MpdInstance } from '../../support/mpd.js';
+import { playerConfig } from '../../support/mpd-server.js';
+import { startServer, type TestServer } from '../../support/server.js';
+
+const enc = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+
+/** A GET with the path sent exactly as written (fetch would normalise `..` and `%2e%2e`). */
+const rawGet = (base: string, path: string): Promise<{ status: number; body: Buffer }> =>
+  new Promise((resolve, reject) => {
+    const u = new URL(base);
+    const req = httpRequest({ host: u.hostname, port: u.port, path, method: 'GET' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+describe('covers, booklets and custom content', () => {
+  let mpd: MpdInstance;
+  let s: TestServer;
+  let custom: string;
+  let thumbs: string;
+
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(s.url + path, { headers, redirect: 'manual' });
+    return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+  };
+  const size = async (buf: Buffer) => {
+    const m = await sharp(buf).metadata();
+    return [m.width, m.height];
+  };
+
+  beforeAll(async () => {
+    mpd = await startMpd();
+    custom = mkdtempSync(join(tmpdir(), 'pier-custom-'));
+    mkdirSync(join(custom, 'sub'));
+    writeFileSync(join(custom, 'index.html'), '<h1>custom</h1>');
+    writeFileSync(join(custom, 'sub', 'a.txt'), 'hello');
+    symlinkSync(mpd.library.outside, join(custom, 'out'));
+    thumbs = join(mkdtempSync(join(tmpdir(), 'pier-thumbs-')), 'thumbnails');
+    s = await startServer({
+      config: {
+        ...playerConfig(mpd, { access: 'open', player: { thumbnails: { directory: thumbs, 'max-parallel': 2 } } }),
+        'custom-content': { enabled: true, directory: custom },
+      },
+    });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await mpd?.dispose();
+    rmSync(custom, { recursive: true, force: true });
+    rmSync(join(thumbs, '..'), { recursive: true, force: true });
+  });
+
+  it('serves the cover next to the songs of an album, with ETag, 304 and Cache-Control', async () => {
+    const res = await get('/api/v1/cover/album?name=Blue%20Album');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(res.body.equals(readFileSync(join(mpd.library.music, 'Artist One/Blue Album/cover.jpg')))).toBe(true);
+    expect(res.headers.get('cache-control')).toMatch(/max-age/);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await get('/api/v1/cover/default/album?name=Blue%20Album', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('finds the cover in the album folder above a disc folder, and in a disc sub-folder', async () => {
+    const red = await get('/api/v1/cover/album?name=Red%20Album');
+    expect(red.status).toBe(200);
+    expect(red.headers.get('content-type')).toBe('image/png');
+    expect(await size(red.body)).toEqual([300, 300]);
+    const orange = await get(`/api/v1/cover/file/${enc('Various/Orange Album')}`);
+    expect(orange.status).toBe(200);
+    expect(orange.body.equals(readFileSync(join(mpd.library.music, 'Various/Orange Album/Disc 1/front.png')))).toBe(true);
+  });
+
+  it('falls back to the picture embedded in the song (readpicture)', async () => {
+    const res = await get('/api/v1/cover/album?name=Purple%20Album');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(await size(res.body)).toEqual([500, 500]);
+    const byFile = await get(`/api/v1/cover/file/${enc('Artist One/Purple Album/01 - Purple.flac')}`);
+    expect(byFile.body.equals(res.body)).toBe(true);
+  });
+
+  it('serves a generated placeholder, distinct per album and the same every time', async () => {
+    const a1 = await get('/api/v1/cover/album?name=Green%20Album');
+    const a2 = await get('/api/v1/cover/album?name=Green%20Album');
+    const b = await get('/api/v1/cover/album?name=No%20Such%20Album');
+    expect(a1.status).toBe(200);
+    expect(a1.headers.get('content-type')).toBe('image/png');
+    expect(a1.body.equals(a2.body)).toBe(true);
+    expect(a1.body.equals(b.body)).toBe(false);
+    expect(await size(a1.body)).toEqual([256, 256]);
+    expect(await size((await get('/api/v1/cover/album?name=Green%20Album&size=64')).body)).toEqual([64, 64]);
+  });
+
+  it('makes thumbnails of exactly N×N for larger covers, stores them once, serves small ones as they are', async () => {
+    const big = await get('/api/v1/cover/album?name=Big%20Album&size=120');
+    expect(big.status).toBe(200);
+    expect(big.headers.get('content-type')).toBe('image/jpeg');
+    expect(await size(big.body)).toEqual([120, 120]);
+    const files = readdirSync(thumbs).filter((f) => f.endsWith('-120.jpg'));
+    expect(files).toHaveLength(1);
+    expect(readdirSync(thumbs).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+    const again = await get('/api/v1/cover/album?name=Big%20Album&size=120');
+    expect(again.body.equals(big.body)).toBe(true);
+    expect(again.headers.get('etag')).toBe(big.headers.get('etag'));
+    const nonSquare = await get('/api/v1/cover/album?name=Blue%20Album&size=100');
+    expect(await size(nonSquare.body)).toEqual([100, 100]);
+    const small = await get('/api/v1/cover/album?name=Red%20Album&size=500');
+    expect(await size(small.body)).toEqual([300, 300]);
+    const original = await get('/api/v1/cover/album?name=Big%20Album&size=');
+    expect(await size(original.body)).toEqual([2000, 1500]);
+    expect((await get('/api/v1/cover/album?name=Big%20Album&size=abc')).status).toBe(400);
+  });
+
+  it('serves booklets, 404 when there is none', async () => {
+    const res = await get('/api/v1/booklet/album?name=Blue%20Album');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.body.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(res.headers.get('content-disposition')).toContain('Booklet - Blue Album.pdf');
+    expect((await get(`/api/v1/booklet/default/file/${enc('Artist One/Blue Album/01 - Song 1.flac')}`)).status).toBe(200);
+    expect((await get('/api/v1/booklet/album?name=Red%20Album')).status).toBe(404);
+  });
+
+  it('accepts the file path with real slashes and with %2F', async () => {
+    const a = await get(`/api/v1/cover/file/${enc('Artist One/Blue Album/01 - Song 1.flac')}`);
+    const b = await get(`/api/v1/cover/file/${encodeURIComponent('Artist One/Blue Album/01 - Song 1.flac')}`);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body.equals(b.body)).toBe(true);
+    expect((await get(`/api/v1/cover/default/file/${enc('Artist One/Blue Album')}`)).status).toBe(200);
+  });
+
+  it('gives 404 for every path leading outside the music directory', async () => {
+    const attempts = [
+      '/api/v1/cover/file/../../../../etc/passwd',
+      '/api/v1/cover/file/Artist%20One/../../../../etc/passwd',
+      '/api/v1/cover/file/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+      '/api/v1/cover/file/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd',
+      '/api/v1/cover/file/..%2F..%2Foutside%2Fcover.jpg',
+      '/api/v1/booklet/file/..%2F..%2F..%2Fetc%2Fpasswd',
+      '/api/v1/cover/file/escape-link',
+      '/api/v1/cover/file/escape-link/cover.jpg',
+      '/api/v1/cover/default/file/escape-link%2Fsecret.txt',
+      '/api/v1/cover/file/Artist%20One%2FNo%20Such%20Album',
+    ];
+    for (const p of attempts) {
+      const res = await rawGet(s.url, p);
+      expect(res.status, p).toBe(404);
+    }
+  });
+
+  it('never serves a cover that is a symbolic link leading outside', async () => {
+    const res = await get(`/api/v1/cover/file/${enc('Various/Link Album/01 - Link.flac')}`);
+    expect(res.status).toBe(200);
+    expect(res.body.equals(readFileSync(join(mpd.library.outside, 'cover.jpg')))).toBe(false);
+    expect(res.headers.get('content-type')).toBe('image/png'); // the placeholder
+  });
+
+  it('caches album lookups until clearcache (shared by covers and booklets)', async () => {
+    const dir = join(mpd.library.music, 'Various/Green Album');
+    expect((await get('/api/v1/booklet/album?name=Green%20Album')).status).toBe(404);
+    writeFileSync(join(dir, 'booklet.pdf'), '%PDF-1.4\n%%EOF\n');
+    try {
+      expect((await get('/api/v1/booklet/album?name=Green%20Album')).status).toBe(404);
+      const cleared = await s.request('POST', '/api/v1/cover/clearcache');
+      expect(cleared.status).toBe(200);
+      expect((await get('/api/v1/booklet/album?name=Green%20Album')).status).toBe(200);
+      expect((await s.request('POST', '/api/v1/booklet/default/clearcache')).status).toBe(200);
+    } finally {
+      rmSync(join(dir, 'booklet.pdf'));
+      await s.request('POST', '/api/v1/booklet/clearcache');
+    }
+  });
+
+  it('answers 502 for an album lookup while the daemon is down', async () => {
+    await s.request('POST', '/api/v1/cover/clearcache');
+    await mpd.stop();
+    try {
+      const res = await get('/api/v1/cover/album?name=Blue%20Album');
+      expect(res.status).toBe(502);
+      // a file lookup needs no daemon when the cover is there
+      expect((await get(`/api/v1/cover/file/${enc('Artist One/Blue Album')}`)).status).toBe(200);
+    } finally {
+      await mpd.start();
+    }
+    expect((await get('/api/v1/cover/album?name=Blue%20Album')).status).toBe(200);
+  });
+
+  it('serves /custom/ from the configured directory, traversal-safe', async () => {
+    const index = await get('/custom/');
+    expect(index.status).toBe(200);
+    expect(index.body.toString()).toBe('<h1>custom</h1>');
+    expect(index.headers.get('content-type')).toMatch(/text\/html/);
+    expect((await get('/custom/sub/a.txt')).body.toString()).toBe('hello');
+    for (const p of ['/custom/../package.json', '/custom/%2e%2e/package.json', '/custom/sub%2F..%2F..%2Fpackage.json', '/custom/out/secret.txt', '/custom/nope.txt']) {
+      expect((await rawGet(s.url, p)).status, p).toBe(404);
+    }
+  });
+});
+
+describe('custom content disabled, thumbnails disabled', () => {
+  it('answers 404 below /custom/ and ignores size', async () => {
+    const mpd = await startMpd();
+    const s = await startServer({ config: playerConfig(mpd, { access: 'open', player: { thumbnails: { enabled: false } } }) });
+    try {
+      expect((await fetch(`${s.url}/custom/`)).status).toBe(404);
+      const res = await fetch(`${s.url}/api/v1/cover/album?name=Big%20Album&size=100`);
+      const m = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect([m.width, m.height]).toEqual([2000, 1500]);
+    } finally {
+      await s.stop();
+      await mpd.dispose();
+    }
+  });
+});
