@@ -5,8 +5,9 @@
  * (gateway-forwarder.ts). Pier and the forwarder run in their own processes,
  * against one real mpd. Prints
  * `gateway: ratio <pier/forwarder> (pier <req/s>, forwarder <req/s>, p99 <ms>)`.
- * Options: `--seconds N`, `--access open|user` (default open: the forwarder
- * does no auth either; `user` adds the token check on every request).
+ * Options: `--seconds N`, `--access user|open|admin` (default `user`, the
+ * default configuration: every request carries a token, while the forwarder
+ * checks nothing).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -18,7 +19,7 @@ const arg = (name: string, dflt: string): string => {
   return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
 };
 const SECONDS = Number(arg('seconds', '10'));
-const ACCESS = arg('access', 'open');
+const ACCESS = arg('access', 'user');
 const CLIENTS = 8;
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 // The Debian packages the test suite needs. Later issues add `chromium`
 // (browser end-to-end tests). The player gateway tests run a real `mpd`, drive
 // it from another client with `mpc`, and generate their music library with
-// sox (+ its MP3/Ogg formats), flac/metaflac, lame and id3v2.
+// sox (with its Ogg and MP3 writers), flac/metaflac and id3v2.
 const PACKAGES = [
   'postgresql',
   'mariadb-server',
@@ -17,12 +17,10 @@ const PACKAGES = [
   'mpd',
   'mpc',
   'sox',
-  'libsox-fmt-mp3',
   'libsox-fmt-base',
+  'libsox-fmt-mp3',
   'flac',
-  'lame',
   'id3v2',
-  'vorbis-tools',
 ];
 
 const installCommand = (pkgs) =>

@@ -54,7 +54,7 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       if (server) throw new Error('The server is already running.');
       app = await buildApp(config, log, clock);
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
-      const s = createHttpServer({ requestTimeout: 0, headersTimeout: 60_000 }, app.http.app);
+      const s = createHttpServer({ requestTimeout: 0, headersTimeout: 60_000 }, app.http.listener);
       // the player WebSocket (`/api/v1/player[/<id>]`) shares this server
       s.on('upgrade', app.http.sockets.upgrade);
       try {

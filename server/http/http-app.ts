@@ -1,4 +1,5 @@
 import cookieParser from 'cookie-parser';
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { notFound } from '../common/errors.js';
 import { errorHandler } from './error-mapping.js';
@@ -13,6 +14,7 @@ import { downloadRoutes } from './routes/downloads.routes.js';
 import { infoRoutes } from './routes/info.routes.js';
 import { openShareRoutes } from './routes/open-shares.routes.js';
 import { playerPrefixes, playerZone } from './routes/player-access.js';
+import { withPlayerFastPath } from './routes/player-fast.js';
 import { playerRoutes } from './routes/player.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { shareRoutes } from './routes/shares.routes.js';
@@ -42,6 +44,8 @@ export interface HttpApp {
   routes: ReadonlySet<string>;
   /** the player WebSocket: attach `upgrade` to the node:http server; `close` ends every socket */
   sockets: PlayerSockets;
+  /** the node:http request listener: `app`, with the player command fast path in front (routes/player-fast.ts) */
+  listener: RequestListener;
 }
 
 /**
@@ -86,5 +90,5 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps) };
+  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), listener: withPlayerFastPath(deps, app) };
 };

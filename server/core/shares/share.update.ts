@@ -85,23 +85,30 @@ export const setSharePassword = async (d: UpdateDeps, a: Accessor, shareId: stri
 export const publishShare = async (d: UpdateDeps, a: Accessor, shareId: string, reuseId: boolean): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
   const now = d.clock.now();
-  await d.db.transaction().execute(async (tx) => {
-    const share = await tx.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
-    const until = now + Number(share.validity);
-    const existing = await findPublishOfShare(tx, shareId);
-    if (!existing) {
+  const attempt = () =>
+    d.db.transaction().execute(async (tx) => {
+      const share = await tx.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
+      const until = now + Number(share.validity);
+      const existing = await findPublishOfShare(tx, shareId);
+      if (!existing) {
+        await tx
+          .insertInto('publish_shares')
+          .values({ id: randomId(), share_id: shareId, enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: until, created: now })
+          .execute();
+        return;
+      }
       await tx
-        .insertInto('publish_shares')
-        .values({ id: randomId(), share_id: shareId, enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: until, created: now })
+        .updateTable('publish_shares')
+        .set({ id: reuseId ? existing.id : randomId(), enabled: 1, publish_date: now, publish_until: until })
+        .where('share_id', '=', shareId)
         .execute();
-      return;
-    }
-    await tx
-      .updateTable('publish_shares')
-      .set({ id: reuseId ? existing.id : randomId(), enabled: 1, publish_date: now, publish_until: until })
-      .where('share_id', '=', shareId)
-      .execute();
-  });
+    });
+  try {
+    await attempt();
+  } catch {
+    // Two first publishes at once: one insert loses on the unique share id; now the row exists.
+    await attempt();
+  }
   return ok('Share published.');
 };
 

@@ -46,6 +46,8 @@ export const readMultipart = (headers: IncomingHttpHeaders, body: Readable, h: M
   try {
     bb = busboy({
       headers,
+      // browsers send UTF-8 file names; busboy's default would read them as latin1
+      defParamCharset: 'utf8',
       limits: { fieldSize: META_LIMIT, fields: 20, fieldNameSize: 200, headerPairs: 100 },
     });
   } catch (e) {
@@ -99,7 +101,9 @@ export const readMultipart = (headers: IncomingHttpHeaders, body: Readable, h: M
         return;
       }
       seenFile = true;
-      step(() => h.file({ filename: info.filename ?? '', mimeType: info.mimeType, stream }), skip);
+      // Browsers escape `"`, CR and LF in multipart file names (WHATWG form-data encoding).
+      const filename = (info.filename ?? '').replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+      step(() => h.file({ filename, mimeType: info.mimeType, stream }), skip);
     });
     bb.on('error', (e: unknown) => {
       fail(badRequest('body', `Malformed multipart body: ${e instanceof Error ? e.message : String(e)}`));

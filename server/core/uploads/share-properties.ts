@@ -35,7 +35,7 @@ export const parseShareProperties = (text: string): ShareProperties => {
   const unknown = Object.keys(o).find((k) => !known.has(k));
   if (unknown) throw badRequest(`meta.${unknown}`, `Unknown field 'meta.${unknown}'.`);
   return {
-    name: optionalString(o, 'name', 2000),
+    name: optionalString(o, 'name', 254),
     validity: integer(o, 'validity', 0),
     description: optionalString(o, 'description', 1_000_000),
     maxViews: integer(o, 'maxViews', 1),

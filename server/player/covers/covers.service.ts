@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { Logger } from '../../common/log.js';
 import type { Config } from '../../config/types.js';
 import type { PlayerGateway } from '../gateway.service.js';
@@ -176,7 +176,7 @@ export const createCoverService = ({ config, gateway, log }: CoverDeps): CoverSe
         if (!(e instanceof DaemonError)) throw e;
         log.warn('Could not ask the daemon for an embedded cover', { connection: id, error: e.message });
       }
-      if (found) return serve(found, `${label(kind)} - ${uri.split('/').filter(Boolean).at(-1) ?? 'file'}`, size);
+      if (found) return serve(found, basename(found, extname(found)), size);
       if (kind === 'booklet') return { kind: 'not-found' };
       let album: string | undefined;
       if (song.stats.isFile()) {

@@ -51,9 +51,13 @@ export class Placeholders {
     const key = `${px}\0${name}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const pic = (this.urlTemplate && (await this.fetch(name))) || (await this.draw(name, px));
-    if (this.cache.size >= 500) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, pic);
+    const fetched = this.urlTemplate ? await this.fetch(name) : undefined;
+    const pic = fetched ?? (await this.draw(name, px));
+    // a drawn stand-in for a failed fetch is not kept: the service may be back next time
+    if (fetched || !this.urlTemplate) {
+      if (this.cache.size >= 500) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(key, pic);
+    }
     return pic;
   }
 

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +222,42 @@ describe('custom content disabled, thumbnails disabled', () => {
       expect([m.width, m.height]).toEqual([2000, 1500]);
     } finally {
       await s.stop();
+      await mpd.dispose();
+    }
+  });
+});
+
+describe('placeholder-url', () => {
+  it('fetches the placeholder with the album name URL-encoded, and draws one when the fetch fails', async () => {
+    const mpd = await startMpd();
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#123456' } }).png().toBuffer();
+    const seen: string[] = [];
+    const avatar = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      if (req.url?.includes('broken')) {
+        res.writeHead(500).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length }).end(png);
+    });
+    await new Promise<void>((r) => avatar.listen(0, '127.0.0.1', () => r()));
+    const port = (avatar.address() as { port: number }).port;
+    const s = await startServer({
+      config: playerConfig(mpd, { access: 'open', player: { 'placeholder-url': `http://127.0.0.1:${port}/avatar/{{name}}.png` } }),
+    });
+    try {
+      const res = await fetch(`${s.url}/api/v1/cover/album?name=${encodeURIComponent('No Cover & Co/1')}`);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
+      expect(seen).toEqual(['/avatar/No%20Cover%20%26%20Co%2F1.png']);
+      const broken = await fetch(`${s.url}/api/v1/cover/album?name=broken`);
+      expect(broken.status).toBe(200);
+      const drawn = Buffer.from(await broken.arrayBuffer());
+      expect(drawn.equals(png)).toBe(false);
+      expect((await sharp(drawn).metadata()).width).toBe(256);
+    } finally {
+      await s.stop();
+      avatar.close();
       await mpd.dispose();
     }
   });

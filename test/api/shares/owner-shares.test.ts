@@ -59,6 +59,10 @@ describe('shares for their owner', () => {
     expect((await shareDetail(s, admin, id)).name).toBeNull();
     expect((await post('description', '**bold**')).body).toEqual({ success: true, message: 'Description updated.' });
     expect((await shareDetail(s, admin, id)).description).toBe('<p><strong>bold</strong></p>\n');
+    await post('description', '<script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>');
+    const rendered = (await shareDetail(s, admin, id)).description!;
+    expect(rendered).not.toMatch(/<script|<img|href="javascript/i);
+    expect(rendered).toContain('&lt;script&gt;');
     expect((await post('validity', 2 * DAY)).body).toEqual({ success: true, message: 'Validity updated.' });
     expect((await post('validity', 31 * DAY)).body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded' });
     expect((await shareDetail(s, admin, id)).validity).toBe(2 * DAY);
@@ -73,7 +77,7 @@ describe('shares for their owner', () => {
     expect((await shareDetail(s, admin, id)).password).toBe(false);
 
     // 400 for malformed values, 404 for somebody else's share, 401 without a token
-    for (const [what, value] of [['maxviews', 0], ['maxviews', -1], ['maxviews', 'x'], ['validity', 0], ['name', 5], ['validity', 1.5]] as const) {
+    for (const [what, value] of [['maxviews', 0], ['maxviews', -1], ['maxviews', 'x'], ['validity', 0], ['name', 5], ['name', 'x'.repeat(255)], ['validity', 1.5]] as const) {
       expect((await post(what, value)).status, `${what} ${value}`).toBe(400);
     }
     expect((await s.request('POST', `/api/v2/sec/share/${id}/name`, {}, { token: admin })).status).toBe(400);
@@ -203,6 +207,21 @@ describe('shares for their owner', () => {
       expect((await t.request('POST', `/api/v2/sec/share/${id}/password`, { value: 'new' }, { token })).body).toEqual({ success: true, message: 'Password updated.' });
     } finally {
       await t.stop();
+    }
+  });
+});
+
+describe('publishing twice at once', () => {
+  it('publishes once with one publish id', async () => {
+    const s = await startServer();
+    try {
+      const token = await s.login(ADMIN.login, ADMIN.password);
+      const id = await createShare(s, token);
+      const results = await Promise.all(Array.from({ length: 5 }, () => s.request('POST', `/api/v2/sec/share/${id}/publish`, { reuseId: true }, { token })));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect((await shareDetail(s, token, id)).publishInfo).toMatchObject({ enabled: true, views: 0 });
+    } finally {
+      await s.stop();
     }
   });
 });

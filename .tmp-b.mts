@@ -1,0 +1,22 @@
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { startMpd } from './test/support/mpd.ts';
+const mpd = await startMpd();
+const child = spawn('node_modules/.bin/tsx', ['bench/gateway-pier.ts', String(mpd.port), 'open'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url: string = await new Promise((r) => { let o=''; child.stdout!.on('data', (d) => { o += d; const l = o.split('\n').find((x) => x.startsWith('BENCH ')); if (l) r(JSON.parse(l.slice(6)).url); }); });
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+const u = new URL(url);
+const go = async (method: string, path: string, body?: string, secs = 3) => {
+  let n = 0; const until = Date.now() + secs * 1000;
+  const cpu0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: 8 }, async () => { while (Date.now() < until) { await new Promise<void>((res, rej) => { const req = request({ host: u.hostname, port: u.port, path, method, agent, headers: body ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } : {} }, (r) => { r.resume(); r.on('end', () => res()); }); req.on('error', rej); req.end(body); }); n++; } }));
+  const c = process.cpuUsage(cpu0);
+  console.log(method, path, Math.round(n / secs), 'req/s; loadgen cpu', ((c.user + c.system) / 1000 / secs / 10).toFixed(0) + '%');
+};
+await go('GET', '/api/v2/open/info/version', undefined, 1);
+await go('GET', '/api/v2/open/info/version');
+await go('GET', '/nope');
+await go('POST', '/api/v1/player', JSON.stringify({ command: 'status' }));
+await go('GET', '/api/v1/playerspecial/status');
+child.kill('SIGTERM');
+await mpd.dispose();
