@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { TokenClaims } from '../core/auth/token.js';
 import type { Accessor } from '../core/shares/accessor.js';
@@ -8,12 +9,30 @@ export const AUTH_COOKIE = 'service_auth';
 /** The address of the client for rate limiting and logs: the socket peer, never a forwarded header. */
 export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
 
-/** The token of a request: header `Service-Auth` first, else cookie `service_auth`. */
-export const requestToken = (req: Request): string | undefined => {
-  const header = req.get(AUTH_HEADER);
-  if (header) return header;
-  const cookies = req.cookies as Record<string, string> | undefined;
-  return cookies?.[AUTH_COOKIE] || undefined;
+/** A cookie's value from a raw `Cookie` header (for requests that do not pass through express). */
+export const cookieFromHeader = (header: string | undefined, name: string): string | undefined => {
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+};
+
+/**
+ * The token of a request: header `Service-Auth` first, else cookie
+ * `service_auth`. Takes plain Node requests too (WebSocket upgrades, the
+ * gateway's fast path).
+ */
+export const requestToken = (req: IncomingMessage): string | undefined => {
+  const header = req.headers[AUTH_HEADER];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value || cookieFromHeader(req.headers.cookie, AUTH_COOKIE) || undefined;
 };
 
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;

@@ -13,7 +13,7 @@ import { errorEnvelope } from '../player/answers/convert.js';
 import { DaemonError } from '../player/protocol/connection.js';
 import type { PlayerSession } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
-import { AUTH_COOKIE, AUTH_HEADER } from './request-context.js';
+import { AUTH_HEADER, requestToken } from './request-context.js';
 import { playerAccessCheck } from './routes/player-access.js';
 import { statusOf } from './error-mapping.js';
 
@@ -32,20 +32,6 @@ const reasonText = (reason: string): string => {
   let r = reason;
   while (Buffer.byteLength(r) > MAX_REASON_BYTES) r = r.slice(0, -2);
   return r;
-};
-
-const cookie = (header: string | undefined, name: string): string | undefined => {
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(i + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 };
 
 const refuse = (socket: Duplex, status: number, body: object, extra = ''): void => {
@@ -145,15 +131,15 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       refuse(socket, 404, { success: false, message: `The player connection '${id}' was not found.` });
       return;
     }
-    const header = req.headers[AUTH_HEADER];
-    const headerToken = Array.isArray(header) ? header[0] : header;
-    const token = headerToken || cookie(req.headers.cookie, AUTH_COOKIE);
+    const token = requestToken(req);
     const { refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
     if (status === 401) {
       refuse(socket, 401, { success: false, message: 'Authentication failed.' });
       return;
     }
-    if (status === 403 || (deps.config.player.access !== 'open' && !headerToken && !sameOrigin(req))) {
+    // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
+    const viaCookie = !req.headers[AUTH_HEADER];
+    if (status === 403 || (deps.config.player.access !== 'open' && viaCookie && !sameOrigin(req))) {
       refuse(socket, 403, { success: false, message: 'Access denied.' });
       return;
     }

@@ -14,28 +14,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpDeps } from '../http-deps.js';
-import { AUTH_COOKIE, AUTH_HEADER } from '../request-context.js';
+import { requestToken } from '../request-context.js';
 import { playerAccessCheck, statusOfOutcome } from './player-access.js';
 
 const pathPattern = /^\/api\/v1\/player(?:\/([A-Za-z0-9_@.-]{1,254}))?\/?$/;
 /** the same limit as express.json() in http-app.ts */
 const MAX_BODY = 1024 * 1024;
 const MAX_COMMAND = 1_000_000;
-
-const cookieValue = (header: string | undefined, name: string): string | undefined => {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(i + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-};
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -89,9 +74,7 @@ const handle = async (
 ): Promise<void> => {
   try {
     if (deps.config.player.access !== 'open') {
-      const header = req.headers[AUTH_HEADER];
-      const token = (Array.isArray(header) ? header[0] : header) || cookieValue(req.headers.cookie, AUTH_COOKIE);
-      const { refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
+      const { refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, requestToken(req));
       if (refuse) return fallback(req, res); // express answers 401/403 the usual way
     }
     const raw = await readBody(req);
