@@ -9,6 +9,7 @@ import type { Accessor } from '../shares/accessor.js';
 import { createShare, type ShareProperties } from '../shares/share.create.js';
 import { addFiles, uploadShare, type MultipartRequest } from './multipart-uploads.js';
 import { createTusUploads, type TusUploads } from './tus-uploads.js';
+import { createUploadLocks, type UploadLocks } from './upload-locks.js';
 import type { UploadDeps } from './upload.deps.js';
 
 export interface UploadService {
@@ -19,6 +20,8 @@ export interface UploadService {
   /** Multipart `/{id}/files/add`: see `addFiles`; `not-found` for a share the accessor may not use. */
   addFiles(a: Accessor, shareId: string, req: MultipartRequest): Promise<BasicResult>;
   tus: TusUploads;
+  /** per-upload locks shared by every server on the database */
+  locks: UploadLocks;
 }
 
 export const createUploadService = (deps: UploadDeps): UploadService => ({
@@ -30,4 +33,5 @@ export const createUploadService = (deps: UploadDeps): UploadService => ({
   upload: (a, req) => uploadShare(deps, a, req),
   addFiles: (a, shareId, req) => addFiles(deps, a, shareId, req),
   tus: createTusUploads(deps),
+  locks: createUploadLocks(deps.db, deps.clock),
 });

@@ -5,8 +5,9 @@
  */
 import type { Request, Response } from 'express';
 import type { ShareProperties } from '../../core/shares/share.create.js';
-import type { RouteModule } from '../http-deps.js';
+import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { externalBaseUrl, userAccessor } from '../request-context.js';
+import { DatabaseLocker } from '../tus/database-locker.js';
 import { createTusHandler, type AccessorResolver } from '../tus/tus-handler.js';
 
 export interface UploadMount {
@@ -25,6 +26,14 @@ const toProperties = (b: Record<string, unknown>): ShareProperties => ({
 });
 
 const multipart = (req: Request) => ({ headers: req.headers, body: req });
+
+/** One tus locker per upload service, shared by the `/sec` and `/alias` mounts. */
+const lockers = new WeakMap<object, DatabaseLocker>();
+const lockerFor = (uploads: HttpDeps['uploads']): DatabaseLocker => {
+  let l = lockers.get(uploads);
+  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks)));
+  return l;
+};
 
 export const uploadRoutesFor =
   (mount: UploadMount): RouteModule =>
@@ -48,6 +57,7 @@ export const uploadRoutesFor =
       accessor: mount.accessor,
       baseUrl: (req) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal),
       uploads: uploads.tus,
+      locker: lockerFor(uploads),
       log: deps.log.child('tus'),
     });
     api.route('options', `${p}/{id}/files/tus`, tus);

@@ -12,7 +12,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
+import { Server, type ServerOptions } from '@tus/server';
+import type { Locker } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, badRequest } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
@@ -57,6 +58,8 @@ export interface TusMount {
   /** the external base URL of a request (no trailing slash) */
   baseUrl: (req: Request) => string;
   uploads: TusUploads;
+  /** shared by every mount, so one upload is never written by two requests at once */
+  locker: Locker;
   log: Logger;
 }
 
@@ -86,11 +89,11 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     return ctx;
   };
 
-  const locker = new MemoryLocker();
+  const { locker } = mount;
   const server = new Server({
     path: mount.prefix,
     datastore: new PierDataStore(mount.uploads),
-    // one request per upload at a time in this process; across processes the store checks the offset
+    // one request per upload at a time, in this process and across servers sharing the database
     locker,
     allowedOrigins: () => false,
     namingFunction: () => randomId(),
