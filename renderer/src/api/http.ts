@@ -1,8 +1,10 @@
-// The one HTTP helper of the web client: JSON in, JSON out, cookies included.
+// The one HTTP helper of the web client: JSON in, JSON out, the session token in
+// the `Service-Auth` header, errors as `ApiError` with the status and the server's message.
 
 /** A failed API call: the HTTP status and the server's message (or the status text). */
 export class ApiError extends Error {
   constructor(
+    /** HTTP status; 200 for a business failure (`{success:false, message}`), 0 for a network failure */
     readonly status: number,
     message: string,
   ) {
@@ -17,7 +19,35 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * When true a 401 is just thrown. By default a 401 from `/api/v2/sec`, `/api/v2/admin`
+   * or `/api/v1` ends the session and sends the user to the login page with a back-link.
+   */
+  noAuthRedirect?: boolean;
 }
+
+/** What the API helper needs from the rest of the app (set once in main.ts). */
+export interface ApiHooks {
+  /** the current session token, or null */
+  token(): string | null;
+  /** called when a secured call answered 401: the session is over */
+  onUnauthorized(): void;
+}
+
+let hooks: ApiHooks = { token: () => null, onUnauthorized: () => undefined };
+
+/** Connects the helper to the auth store and the router. */
+export function configureApi(h: ApiHooks): void {
+  hooks = h;
+}
+
+/** The headers that authenticate a request of the signed-in user (also used by tus uploads). */
+export function authHeaders(): Record<string, string> {
+  const token = hooks.token();
+  return token ? { 'Service-Auth': token } : {};
+}
+
+const securedPath = /^\/api\/(v2\/(sec|admin)\/|v1\/)/;
 
 /**
  * Calls a server route (`path` starts with `/api/`) on the page's own origin and
@@ -26,7 +56,7 @@ export interface RequestOptions {
  * generic result when there is one.
  */
 export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(), ...options.headers };
   const init: RequestInit = {
     method: options.method ?? 'GET',
     headers,
@@ -38,13 +68,36 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
     init.body = JSON.stringify(options.body);
   }
 
-  const response = await fetch(path, init);
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, error instanceof Error ? error.message : String(error));
+  }
   const text = await response.text();
   const data: unknown = text === '' ? undefined : parseJson(text);
   if (!response.ok) {
+    if (response.status === 401 && !options.noAuthRedirect && securedPath.test(path)) hooks.onUnauthorized();
     throw new ApiError(response.status, messageOf(data) ?? `${response.status} ${response.statusText}`.trim());
   }
   return data as T;
+}
+
+/** A generic result of the server: `{success, message}` plus route-specific fields. */
+export interface BasicResult {
+  success: boolean;
+  message: string;
+}
+
+/**
+ * Like `apiFetch`, but a `{success:false, message}` answer is thrown as an
+ * `ApiError` with status 200, so callers handle every failure in one `catch`.
+ */
+export async function apiResult<T extends BasicResult = BasicResult>(path: string, options: RequestOptions = {}): Promise<T> {
+  const result = await apiFetch<T>(path, options);
+  if (!result.success) throw new ApiError(200, result.message);
+  return result;
 }
 
 function parseJson(text: string): unknown {

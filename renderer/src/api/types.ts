@@ -1,0 +1,130 @@
+// Shapes of the server's JSON answers used by the web client (see server/openapi.yml).
+
+export interface OAuthItem {
+  id: string;
+  name: string;
+  icon: string;
+}
+
+/** `GET /api/v2/open/info/appconfig`: the client settings. */
+export interface AppConfig {
+  appName: string;
+  baseUrl: string;
+  logoUrl: string;
+  logoUrlDark: string;
+  iconUrl: string;
+  iconUrlDark: string;
+  footerText: string;
+  footerVisible: boolean;
+  signupMode: 'open' | 'invite' | 'closed';
+  oauthConfig: OAuthItem[];
+  chunkSize: number;
+  maxValidity: number;
+  maxSize: number;
+  authRefreshTime: number;
+  defaultValidity: number;
+  zipMaxSize: number;
+  retryDelays: number[];
+  mailEnabled: boolean;
+  oauthOnly: boolean;
+  aliasMemberEnabled: boolean;
+  oauthAutoRedirect: boolean;
+  proxyAuthEnabled: boolean;
+  proxyOnly: boolean;
+  hideLoginForm: boolean;
+  sharePasswordRequired: boolean;
+  autoPublishEnabled: boolean;
+  welcomeMessage: string;
+  defaultLanguage: string;
+  initialTheme: 'light' | 'dark';
+  defaultTimezone: string;
+  initialPage: 'home' | 'uploads' | 'share';
+}
+
+export interface AuthResult {
+  id: string;
+  user: string;
+  admin: boolean;
+  success: boolean;
+  message: string;
+  token: string | null;
+  validMs: number;
+}
+
+export interface IdResult {
+  success: boolean;
+  message: string;
+  id: string;
+}
+
+export interface ShareListItem {
+  id: string;
+  name: string | null;
+  aliasName: string | null;
+  validity: number;
+  maxViews: number;
+  password: boolean;
+  created: number;
+  files: number;
+  size: number;
+  /** null: never or not currently published; true: published and valid; false: expired */
+  published: boolean | null;
+}
+
+export interface SharePublish {
+  id: string;
+  enabled: boolean;
+  views: number;
+  publishDate: number;
+  publishUntil: number;
+  expired: boolean;
+  lastAccess: number | null;
+}
+
+export interface ShareFile {
+  id: string;
+  filename: string;
+  size: number;
+  mimetype: string;
+  checksum: string | null;
+  storedSize: number;
+  created: number;
+}
+
+export interface ShareDetail {
+  id: string;
+  name: string | null;
+  aliasId: string | null;
+  aliasName: string | null;
+  validity: number;
+  maxViews: number;
+  password: boolean;
+  descriptionRaw: string | null;
+  /** rendered and sanitised by the server: safe for v-html */
+  description: string | null;
+  created: number;
+  publishInfo: SharePublish | null;
+  files: ShareFile[];
+}
+
+export interface ShareProperties {
+  name: string | null;
+  validity: number;
+  description: string | null;
+  maxViews: number;
+  password: string | null;
+}
+
+/** `GET /api/v2/open/alias/{id}` */
+export interface AliasInfo {
+  id: string;
+  name: string;
+  enabled: boolean;
+  validity: number;
+  maxSize: number;
+}
+
+export interface MailTemplate {
+  subject: string;
+  body: string;
+}

@@ -1,0 +1,143 @@
+// State of one player connection for the player page: status, current song,
+// queue and stored playlists, loaded over HTTP and refreshed when the
+// WebSocket reports a change (no polling). The position of the playing song
+// advances locally between updates.
+import { computed, onScopeDispose, ref, shallowRef, type Ref } from 'vue';
+import { ApiError } from '../api/http';
+import { command } from './mpd-quote';
+import * as api from './player-api';
+import type { PlayerStatus, QueueEntry, StoredPlaylist } from './player-types';
+import { usePlayerSocket } from './usePlayerSocket';
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiError || error instanceof Error) return error.message;
+  return String(error);
+}
+
+export function usePlayer(conn: Ref<string | null>) {
+  const status = shallowRef<PlayerStatus | null>(null);
+  const current = shallowRef<QueueEntry | null>(null);
+  const queue = shallowRef<QueueEntry[]>([]);
+  const playlists = shallowRef<StoredPlaylist[]>([]);
+  /** The last failure (a refused command, an unreachable daemon), for an alert. */
+  const error = ref<string | null>(null);
+  /** Bumped when the daemon's database changed, so the library reloads. */
+  const databaseVersion = ref(0);
+
+  const elapsed = ref(0);
+  let statusAt = 0;
+  let statusElapsed = 0;
+  const ticker = setInterval(() => {
+    const s = status.value;
+    if (s?.state === 'play') {
+      const d = s.duration ?? s.time?.end ?? Infinity;
+      elapsed.value = Math.min(d, statusElapsed + (Date.now() - statusAt) / 1000);
+    }
+  }, 250);
+  onScopeDispose(() => clearInterval(ticker));
+
+  async function guard(task: () => Promise<void>): Promise<boolean> {
+    try {
+      await task();
+      return true;
+    } catch (e) {
+      error.value = messageOf(e);
+      return false;
+    }
+  }
+
+  async function refreshStatus() {
+    const id = conn.value;
+    if (id === null) return;
+    await guard(async () => {
+      const [s, c] = await Promise.all([api.fetchStatus(id), api.fetchCurrentSong(id)]);
+      if (id !== conn.value) return;
+      status.value = s;
+      current.value = c;
+      statusElapsed = s.elapsed ?? s.time?.start ?? 0;
+      statusAt = Date.now();
+      elapsed.value = statusElapsed;
+      error.value = null;
+    });
+  }
+
+  async function refreshQueue() {
+    const id = conn.value;
+    if (id === null) return;
+    await guard(async () => {
+      const q = await api.fetchQueue(id);
+      if (id === conn.value) queue.value = q;
+    });
+  }
+
+  async function refreshPlaylists() {
+    const id = conn.value;
+    if (id === null) return;
+    await guard(async () => {
+      const p = await api.fetchPlaylists(id);
+      if (id === conn.value) playlists.value = p;
+    });
+  }
+
+  const refreshAll = () => Promise.all([refreshStatus(), refreshQueue(), refreshPlaylists()]);
+
+  const socket = usePlayerSocket(conn, {
+    onOpen: () => void refreshAll(),
+    onChanges(changes) {
+      if (changes.some((c) => c === 'player' || c === 'mixer' || c === 'options' || c === 'playlist')) void refreshStatus();
+      if (changes.includes('playlist')) void refreshQueue();
+      if (changes.includes('stored_playlist')) void refreshPlaylists();
+      if (changes.includes('database')) databaseVersion.value++;
+    },
+  });
+
+  /**
+   * Sends a command; the page updates when the WebSocket reports the change.
+   * Resolves to false (and sets `error`) when the daemon refused it.
+   */
+  async function send(cmd: string): Promise<boolean> {
+    const id = conn.value;
+    if (id === null) return false;
+    const ok = await guard(async () => {
+      await api.run(id, cmd);
+    });
+    if (ok) error.value = null;
+    // Without a live socket nothing would report the change: reload now.
+    if (socket.state.value !== 'open') await refreshAll();
+    return ok;
+  }
+
+  const playing = computed(() => status.value?.state === 'play');
+  const duration = computed(() => status.value?.duration ?? status.value?.time?.end ?? current.value?.song.duration ?? 0);
+
+  return {
+    status,
+    current,
+    queue,
+    playlists,
+    error,
+    elapsed,
+    duration,
+    playing,
+    databaseVersion,
+    socketState: socket.state,
+    refreshAll,
+    send,
+    togglePlay: () => send(status.value?.state === 'play' ? 'pause 1' : status.value?.state === 'pause' ? 'pause 0' : 'play'),
+    stop: () => send('stop'),
+    next: () => send('next'),
+    previous: () => send('previous'),
+    seek: (seconds: number) => send(command('seekcur', seconds)),
+    setVolume: (v: number) => send(command('setvol', Math.max(0, Math.min(100, v)))),
+    setOption: (name: 'repeat' | 'random' | 'consume' | 'single', on: boolean) => send(command(name, on ? 1 : 0)),
+    playAt: (entry: QueueEntry) => send(command('playid', Number(entry.id))),
+    remove: (entry: QueueEntry) => send(command('deleteid', Number(entry.id))),
+    move: (from: number, to: number) => send(command('move', from, to)),
+    clear: () => send('clear'),
+    loadPlaylist: (name: string) => send(command('load', name)),
+    savePlaylist: (name: string) => send(command('save', name)),
+    deletePlaylist: (name: string) => send(command('rm', name)),
+  };
+}
+
+export type PlayerState = ReturnType<typeof usePlayer>;
