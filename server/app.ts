@@ -6,6 +6,8 @@ import type { Clock } from './common/clock.js';
 import type { Logger } from './common/log.js';
 import type { Config } from './config/types.js';
 import { createAccountService, type AccountService } from './core/accounts/account.service.js';
+import { createAliasService } from './core/aliases/alias.service.js';
+import { createGuestUploads } from './core/aliases/guest-uploads.js';
 import { createAuthService } from './core/auth/auth.service.js';
 import { createCleanupJob, type CleanupJob } from './core/cleanup/cleanup.service.js';
 import { buildLoginModules } from './core/auth/login-modules/index.js';
@@ -14,7 +16,11 @@ import { createRateLimiter } from './core/auth/rate-limiter.js';
 import { createTokenService } from './core/auth/token.js';
 import { createChecksumQueue } from './core/checksums/checksum.queue.js';
 import { createDownloadService } from './core/downloads/download.service.js';
+import { createServerEvents, type ServerEventBus } from './core/events/events.js';
 import { readVersionInfo } from './core/info/version.js';
+import { createMailService } from './core/mail/mail.service.js';
+import type { MailTransport } from './core/mail/mail-transport.js';
+import { createSmtpTransport } from './core/mail/smtp-transport.js';
 import { createShareService } from './core/shares/share.service.js';
 import { createSignupService } from './core/signup/signup.service.js';
 import { createUploadService } from './core/uploads/upload.service.js';
@@ -37,7 +43,15 @@ export interface App {
   close(): Promise<void>;
 }
 
-export const buildApp = async (config: Config, log: Logger, clock: Clock): Promise<App> => {
+/** What the host may hand in instead of the defaults. */
+export interface AppParts {
+  /** server events (the host subscribes before start); default: a bus nobody listens to */
+  events?: ServerEventBus;
+  /** default: SMTP with `backend.mail.smtp` */
+  mailTransport?: MailTransport;
+}
+
+export const buildApp = async (config: Config, log: Logger, clock: Clock, parts: AppParts = {}): Promise<App> => {
   const db = await openDatabase(config.backend.jdbc, log.child('db'));
   let stores: StoreRegistry;
   try {
@@ -100,10 +114,26 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
   const downloads = createDownloadService({ db: db.db, stores, zipMaxSize: shareCfg.zipMaxSize });
   const checksums = createChecksumQueue({ db: db.db, stores, settings: config.backend.computeChecksum, log: log.child('checksums') });
   checksums.start();
-  const uploads = createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums });
+  const mailTransport = parts.mailTransport ?? createSmtpTransport(config.backend.mail.smtp);
+  const mail = createMailService({ db: db.db, transport: mailTransport, settings: config.backend.mail, log: log.child('mail') });
+  const aliases = createAliasService({
+    db: db.db,
+    clock,
+    log: log.child('aliases'),
+    maxValidity: shareCfg.maxValidity,
+    maxSize: shareCfg.maxSize,
+    maxPageSize: config.maxPageSize,
+    memberSearchEnabled: config.aliasMemberEnabled,
+  });
+  const events = parts.events ?? createServerEvents(log.child('events'));
+  const guestUploads = createGuestUploads({ db: db.db, events, mail, log: log.child('aliases') });
+  // one upload service for the /sec and /alias mounts, with guest multipart uploads announced
+  const uploads = guestUploads.withEvents(
+    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums }),
+  );
   const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
-  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores, shares, downloads, uploads, player });
+  const http = createHttpApp({ config, log, version: readVersionInfo(), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player });
   return {
     db,
     http,
@@ -113,6 +143,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock): Promi
     close: async () => {
       http.sockets.close();
       gateway?.close();
+      mailTransport.close();
       await cleanup.stop();
       await checksums.stop();
       await stores.close?.();

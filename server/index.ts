@@ -5,10 +5,13 @@ import { buildApp, type App } from './app.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { Logger } from './common/log.js';
 import type { CleanupReport } from './core/cleanup/cleanup.service.js';
+import { createServerEvents, type ServerEvents } from './core/events/events.js';
+import type { MailTransport } from './core/mail/mail-transport.js';
 import type { Config } from './config/types.js';
 import { createLogger } from './logging/logger.js';
 
 export type { Config } from './config/types.js';
+export type { ServerEvent, ServerEvents } from './core/events/events.js';
 
 /** What to do about the first admin account of an empty database. */
 export type InitialAdmin =
@@ -21,6 +24,8 @@ export interface ServerOptions {
   logger?: Logger;
   clock?: Clock;
   initialAdmin?: InitialAdmin;
+  /** how mail is sent; default: SMTP with `backend.mail.smtp` */
+  mailTransport?: MailTransport;
 }
 
 export interface PierServer {
@@ -30,6 +35,12 @@ export interface PierServer {
   stop(): Promise<void>;
   /** Runs one cleanup pass now (also runs periodically when `cleanup.enabled`). */
   runCleanup(): Promise<CleanupReport>;
+  /**
+   * Server events (`guest-upload-completed`). One stream for the life of this
+   * object: subscriptions made before `start()` or across a stop and start
+   * keep receiving.
+   */
+  events: ServerEvents;
 }
 
 const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmin, log: Logger): Promise<void> => {
@@ -48,11 +59,13 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
   const clock = options.clock ?? systemClock;
   let app: App | undefined;
   let server: Server | undefined;
+  const events = createServerEvents(log.child('events'));
 
   return {
+    events: { subscribe: (listener) => events.subscribe(listener) },
     async start() {
       if (server) throw new Error('The server is already running.');
-      app = await buildApp(config, log, clock);
+      app = await buildApp(config, log, clock, { events, ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}) });
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
       const s = createHttpServer({ requestTimeout: 0, headersTimeout: 60_000 }, app.http.listener);
       // the player WebSocket (`/api/v1/player[/<id>]`) shares this server

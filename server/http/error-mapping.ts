@@ -27,10 +27,24 @@ interface BodyParserError {
   expose?: boolean;
 }
 
-/** Errors thrown by express' own middleware (body parsing) that are the client's fault. */
+/** Client errors raised by express itself or its middleware (static files, path decoding), by status. */
+const byStatus: Record<number, AppError> = {
+  400: new AppError('bad-request', 'The request could not be read.', { field: 'path' }),
+  403: new AppError('forbidden', 'Access denied.'),
+  404: new AppError('not-found', 'The requested resource was not found.'),
+  413: new AppError('too-large', 'The request is too large.'),
+  416: new AppError('range-not-satisfiable', 'The requested range is not satisfiable.'),
+};
+
+/** Errors thrown by express' own middleware (body parsing, routing, static files) that are the client's fault. */
 const fromBodyParser = (err: unknown): AppError | undefined => {
-  const e = err as BodyParserError;
-  if (typeof e?.type !== 'string' || typeof e.status !== 'number' || e.status >= 500) return undefined;
+  const e = err as BodyParserError & { statusCode?: number };
+  const status = typeof e?.status === 'number' ? e.status : e?.statusCode;
+  if (typeof e?.type !== 'string') {
+    // e.g. a path parameter that is not valid percent-encoding (%zz), or a missing static file
+    return typeof status === 'number' && status >= 400 && status < 500 ? (byStatus[status] ?? byStatus[400]) : undefined;
+  }
+  if (typeof e.status !== 'number' || e.status >= 500) return undefined;
   switch (e.type) {
     case 'entity.parse.failed':
       return new AppError('bad-request', 'The request body is not valid JSON.', { field: 'body' });

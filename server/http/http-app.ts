@@ -6,12 +6,15 @@ import { errorHandler } from './error-mapping.js';
 import type { HttpDeps, RouteModule } from './http-deps.js';
 import { loadOpenApi, OpenApiRouter } from './openapi.js';
 import { accountRoutes } from './routes/accounts.routes.js';
+import { aliasGuestRoutes, requireAlias } from './routes/alias-guest.routes.js';
+import { aliasRoutes } from './routes/aliases.routes.js';
 import { coverPathRewrite, coverRoutes } from './routes/covers.routes.js';
 import { customRouter } from './routes/custom.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { docsRouter } from './routes/docs.routes.js';
 import { downloadRoutes } from './routes/downloads.routes.js';
 import { infoRoutes } from './routes/info.routes.js';
+import { mailRoutes } from './routes/mail.routes.js';
 import { openShareRoutes } from './routes/open-shares.routes.js';
 import { playerPrefixes, playerZone } from './routes/player-access.js';
 import { withPlayerFastPath } from './routes/player-fast.js';
@@ -34,6 +37,9 @@ const routeModules: RouteModule[] = [
   openShareRoutes,
   downloadRoutes,
   uploadRoutes,
+  aliasRoutes,
+  aliasGuestRoutes,
+  mailRoutes,
   playerRoutes,
   coverRoutes,
 ];
@@ -70,6 +76,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));
   app.use('/api/v2/admin', requireUser(deps.auth), requireAdmin);
+  app.use('/api/v2/alias', requireAlias(deps.aliases));
   app.use(coverPathRewrite);
   app.use(playerPrefixes, playerZone(deps));
 

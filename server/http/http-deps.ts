@@ -1,10 +1,13 @@
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';
 import type { AccountService } from '../core/accounts/account.service.js';
+import type { AliasService } from '../core/aliases/alias.service.js';
+import type { GuestUploads } from '../core/aliases/guest-uploads.js';
 import type { AuthService } from '../core/auth/auth.service.js';
 import type { OAuthService } from '../core/auth/oauth.types.js';
 import type { VersionInfo } from '../core/info/version.js';
 import type { DownloadService } from '../core/downloads/download.service.js';
+import type { MailService } from '../core/mail/mail.service.js';
 import type { ShareService } from '../core/shares/share.service.js';
 import type { SignupService } from '../core/signup/signup.service.js';
 import type { StoreRegistry } from '../core/stores/binary-store.js';
@@ -30,6 +33,12 @@ export interface HttpDeps {
   downloads: DownloadService;
   /** multipart and tus uploads */
   uploads: UploadService;
+  /** aliases (owner side, guest check, the guest page's info) */
+  aliases: AliasService;
+  /** guest upload completion: the server event and the notification mail */
+  guestUploads: GuestUploads;
+  /** mail templates and sending */
+  mail: MailService;
   /** the music gateway and its covers; absent when `player.enabled` is false (its routes then answer 404) */
   player?: { gateway: PlayerGateway; covers: CoverService };
 }

@@ -1,0 +1,116 @@
+// The session: sign-in (password, OAuth completion, proxy), the token in localStorage,
+// renewal every `authRefreshTime`, sign-out. The server also sets an HttpOnly cookie,
+// which plain downloads (`<a href>`) rely on.
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import { ApiError, apiFetch } from '../api/http';
+import type { AuthResult } from '../api/types';
+import { useSettingsStore } from './settings';
+
+const storageKey = 'account';
+
+function loadStored(): AuthResult | null {
+  try {
+    const raw = localStorage.getItem(storageKey);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as AuthResult;
+    return parsed && typeof parsed.token === 'string' && parsed.token ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function store(account: AuthResult | null): void {
+  try {
+    if (account) localStorage.setItem(storageKey, JSON.stringify(account));
+    else localStorage.removeItem(storageKey);
+  } catch {
+    // Without storage the session lasts for this page only.
+  }
+}
+
+export const useAuthStore = defineStore('auth', () => {
+  const settings = useSettingsStore();
+  const account = ref<AuthResult | null>(loadStored());
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const token = computed(() => account.value?.token ?? null);
+  const loggedIn = computed(() => token.value !== null);
+  const isAdmin = computed(() => account.value?.admin === true);
+  const login = computed(() => account.value?.user ?? '');
+
+  function schedule(): void {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    const every = settings.config.authRefreshTime;
+    if (loggedIn.value && every > 0) timer = setInterval(() => void renew(), every);
+  }
+
+  function setAccount(result: AuthResult | null): void {
+    account.value = result && result.success && result.token ? result : null;
+    store(account.value);
+    schedule();
+  }
+
+  /** Drops the session locally (the server's cookie stays until logout or expiry). */
+  function clear(): void {
+    setAccount(null);
+  }
+
+  /** Signs in with login and password; resolves to the server's result (success or not). */
+  async function signIn(user: string, password: string): Promise<AuthResult> {
+    const result = await apiFetch<AuthResult>('/api/v2/open/auth/login', {
+      method: 'POST',
+      body: { account: user, password },
+    });
+    if (result.success) setAccount(result);
+    return result;
+  }
+
+  /**
+   * Asks for a fresh token (`POST /sec/auth/session`). Also completes an OAuth sign-in,
+   * where only the cookie exists yet. Resolves to whether a session exists afterwards;
+   * a network failure keeps the current session.
+   */
+  async function renew(): Promise<boolean> {
+    try {
+      const result = await apiFetch<AuthResult>('/api/v2/sec/auth/session', { method: 'POST', noAuthRedirect: true });
+      setAccount(result);
+      return loggedIn.value;
+    } catch (error) {
+      if (error instanceof ApiError && error.status !== 0 && error.status < 500) clear();
+      return loggedIn.value;
+    }
+  }
+
+  /** Signs in through the authenticating proxy in front of the server. */
+  async function proxySignIn(): Promise<AuthResult> {
+    const result = await apiFetch<AuthResult>('/api/v2/open/auth/proxy', { method: 'POST' });
+    if (result.success) setAccount(result);
+    return result;
+  }
+
+  /** Signs out on the server (clears the cookie) and locally. */
+  async function signOut(): Promise<void> {
+    try {
+      if (loggedIn.value) await apiFetch('/api/v2/sec/auth/logout', { method: 'POST', noAuthRedirect: true });
+    } catch {
+      // Signing out locally is what matters; the token expires on its own.
+    } finally {
+      clear();
+    }
+  }
+
+  /** Follows sign-in and sign-out in other tabs of the same browser. */
+  function followOtherTabs(): void {
+    window.addEventListener('storage', (event) => {
+      if (event.key !== storageKey) return;
+      account.value = loadStored();
+      schedule();
+    });
+  }
+
+  schedule();
+
+  return { account, token, loggedIn, isAdmin, login, signIn, renew, proxySignIn, signOut, clear, followOtherTabs };
+});

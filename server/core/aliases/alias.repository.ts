@@ -1,0 +1,169 @@
+/**
+ * Alias rows and their members. Plain functions taking `db` (or a
+ * transaction) first, so one transaction spans several of them.
+ */
+import type { Kysely } from 'kysely';
+import { randomId } from '../../common/ids.js';
+import { fromBool, toBool, type Database } from '../../db/schema.js';
+import { containsIgnoreCase } from '../../db/sql-helpers.js';
+import type { AccountLight, AliasRecipient, AliasRecord } from './alias.types.js';
+
+type Db = Kysely<Database>;
+
+const aliasWithOwner = (db: Db) =>
+  db
+    .selectFrom('aliases')
+    .innerJoin('accounts', 'accounts.id', 'aliases.account_id')
+    .selectAll('aliases')
+    .select(['accounts.login as owner_login', 'accounts.state as owner_state']);
+
+type AliasRow = {
+  id: string;
+  account_id: string;
+  name: string;
+  validity: number;
+  enabled: number;
+  created: number;
+  owner_login: string;
+  owner_state: string;
+};
+
+const toAlias = (r: AliasRow): AliasRecord => ({
+  id: r.id,
+  ownerId: r.account_id,
+  ownerLogin: r.owner_login,
+  ownerActive: r.owner_state === 'Active',
+  name: r.name,
+  validity: Number(r.validity),
+  enabled: toBool(r.enabled),
+  created: Number(r.created),
+});
+
+export const findAlias = async (db: Db, id: string): Promise<AliasRecord | undefined> => {
+  const row = await aliasWithOwner(db).where('aliases.id', '=', id).executeTakeFirst();
+  return row && toAlias(row);
+};
+
+export const aliasExists = async (db: Db, id: string): Promise<boolean> =>
+  (await db.selectFrom('aliases').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+
+/** Aliases owned by `accountId` or having it as a member, `q` matching the name, by name. */
+export const listVisibleAliases = async (db: Db, accountId: string, q: string, limit: number): Promise<AliasRecord[]> => {
+  let query = aliasWithOwner(db).where((eb) =>
+    eb.or([
+      eb('aliases.account_id', '=', accountId),
+      eb('aliases.id', 'in', eb.selectFrom('alias_members').select('alias_members.alias_id').where('alias_members.account_id', '=', accountId)),
+    ]),
+  );
+  if (q) query = query.where(containsIgnoreCase('aliases.name', q));
+  const rows = await query.orderBy('aliases.name').orderBy('aliases.created', 'desc').limit(limit).execute();
+  return rows.map(toAlias);
+};
+
+/** The members of each alias, by login. */
+export const membersOf = async (db: Db, aliasIds: string[]): Promise<Map<string, AccountLight[]>> => {
+  const byAlias = new Map<string, AccountLight[]>(aliasIds.map((id) => [id, []]));
+  if (!aliasIds.length) return byAlias;
+  const rows = await db
+    .selectFrom('alias_members')
+    .innerJoin('accounts', 'accounts.id', 'alias_members.account_id')
+    .select(['alias_members.alias_id', 'accounts.id', 'accounts.login'])
+    .where('alias_members.alias_id', 'in', aliasIds)
+    .orderBy('accounts.login')
+    .execute();
+  for (const r of rows) byAlias.get(r.alias_id)?.push({ id: r.id, login: r.login });
+  return byAlias;
+};
+
+export const isMember = async (db: Db, aliasId: string, accountId: string): Promise<boolean> =>
+  (await db
+    .selectFrom('alias_members')
+    .select('id')
+    .where('alias_id', '=', aliasId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()) !== undefined;
+
+/** The ids among `ids` that are no account. */
+export const unknownAccounts = async (db: Db, ids: string[]): Promise<string[]> => {
+  if (!ids.length) return [];
+  const found = new Set((await db.selectFrom('accounts').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+  return ids.filter((id) => !found.has(id));
+};
+
+export interface AliasValues {
+  name: string;
+  validity: number;
+  enabled: boolean;
+}
+
+export const insertAlias = async (db: Db, id: string, ownerId: string, v: AliasValues, created: number): Promise<void> => {
+  await db
+    .insertInto('aliases')
+    .values({ id, account_id: ownerId, name: v.name, validity: v.validity, enabled: fromBool(v.enabled), created })
+    .execute();
+};
+
+export const updateAlias = async (db: Db, id: string, v: AliasValues): Promise<void> => {
+  await db.updateTable('aliases').set({ name: v.name, validity: v.validity, enabled: fromBool(v.enabled) }).where('id', '=', id).execute();
+};
+
+/**
+ * Gives an alias a new id: a new row, then its members and shares follow, then
+ * the old row goes. Run inside a transaction.
+ */
+export const moveAlias = async (db: Db, from: AliasRecord, to: string, v: AliasValues): Promise<void> => {
+  await insertAlias(db, to, from.ownerId, v, from.created);
+  await db.updateTable('alias_members').set({ alias_id: to }).where('alias_id', '=', from.id).execute();
+  await db.updateTable('shares').set({ alias_id: to }).where('alias_id', '=', from.id).execute();
+  await db.deleteFrom('aliases').where('id', '=', from.id).execute();
+};
+
+/** Replaces the member list of an alias. Run inside a transaction. */
+export const replaceMembers = async (db: Db, aliasId: string, accountIds: string[]): Promise<void> => {
+  await db.deleteFrom('alias_members').where('alias_id', '=', aliasId).execute();
+  if (!accountIds.length) return;
+  await db
+    .insertInto('alias_members')
+    .values(accountIds.map((accountId) => ({ id: randomId(), alias_id: aliasId, account_id: accountId })))
+    .execute();
+};
+
+/**
+ * Deletes an alias; its shares stay and lose the link. Explicit rather than
+ * left to the foreign keys, so every database does the same. Run inside a
+ * transaction.
+ */
+export const deleteAlias = async (db: Db, id: string): Promise<void> => {
+  await db.updateTable('shares').set({ alias_id: null }).where('alias_id', '=', id).execute();
+  await db.deleteFrom('alias_members').where('alias_id', '=', id).execute();
+  await db.deleteFrom('aliases').where('id', '=', id).execute();
+};
+
+/** Every account except `exceptId`, `q` matching the login, by login. */
+export const searchOtherAccounts = async (db: Db, exceptId: string, q: string, limit: number): Promise<AccountLight[]> => {
+  let query = db.selectFrom('accounts').select(['id', 'login']).where('id', '<>', exceptId);
+  if (q) query = query.where(containsIgnoreCase('login', q));
+  return query.orderBy('login').limit(limit).execute();
+};
+
+/** The owner and the members of an alias with their e-mail, owner first. */
+export const aliasRecipients = async (db: Db, aliasId: string): Promise<AliasRecipient[]> => {
+  const owner = await db
+    .selectFrom('aliases')
+    .innerJoin('accounts', 'accounts.id', 'aliases.account_id')
+    .select(['accounts.id', 'accounts.login', 'accounts.email'])
+    .where('aliases.id', '=', aliasId)
+    .executeTakeFirst();
+  if (!owner) return [];
+  const members = await db
+    .selectFrom('alias_members')
+    .innerJoin('accounts', 'accounts.id', 'alias_members.account_id')
+    .select(['accounts.id', 'accounts.login', 'accounts.email'])
+    .where('alias_members.alias_id', '=', aliasId)
+    .orderBy('accounts.login')
+    .execute();
+  return [
+    { accountId: owner.id, login: owner.login, email: owner.email, owner: true },
+    ...members.filter((m) => m.id !== owner.id).map((m) => ({ accountId: m.id, login: m.login, email: m.email, owner: false })),
+  ];
+};

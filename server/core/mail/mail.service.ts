@@ -1,0 +1,161 @@
+/**
+ * E-mail: the rendered templates the web client offers for editing, sending
+ * a mail written by a signed-in user, and the notification of an alias' owner
+ * and members when a guest uploaded files. Sending goes through the
+ * `MailTransport` of the composition root. A failed delivery is a
+ * `{success:false}` result and an error in the log, never an exception.
+ */
+import type { Kysely } from 'kysely';
+import { badRequest, notFound } from '../../common/errors.js';
+import { isEmail } from '../../common/email.js';
+import type { Logger } from '../../common/log.js';
+import { fail, ok, type BasicResult } from '../../common/result.js';
+import type { Config } from '../../config/types.js';
+import type { Database } from '../../db/schema.js';
+import { aliasRecipients, findAlias, isMember } from '../aliases/alias.repository.js';
+import type { Accessor } from '../shares/accessor.js';
+import { requireShareAccess } from '../shares/share-access.js';
+import { findPublishOfShare, findShare } from '../shares/share.repository.js';
+import type { MailAddress, MailTransport, OutgoingMail } from './mail-transport.js';
+import { renderTemplate } from './templates.js';
+
+export interface MailServiceDeps {
+  db: Kysely<Database>;
+  transport: MailTransport;
+  settings: Config['backend']['mail'];
+  log: Logger;
+}
+
+export interface MailText {
+  subject: string;
+  body: string;
+}
+
+export interface SimpleMail {
+  recipients: string[];
+  subject: string;
+  body: string;
+}
+
+/** A signed-in user. */
+export interface MailCaller {
+  accountId: string;
+  login: string;
+}
+
+export interface MailService {
+  shareTemplate(a: Accessor & { kind: 'user' }, shareId: string, baseUrl: string): Promise<MailText>;
+  aliasTemplate(c: MailCaller, aliasId: string, baseUrl: string): Promise<MailText>;
+  send(c: MailCaller, mail: SimpleMail): Promise<BasicResult>;
+  notifyUpload(guest: Accessor & { kind: 'alias' }, shareId: string, baseUrl: string): Promise<BasicResult>;
+}
+
+const NO_SENDER = 'There are no sender addresses specified. You may need to add an e-mail address to your account.';
+
+const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
+
+export const createMailService = (d: MailServiceDeps): MailService => {
+  const { db, settings } = d;
+  const { smtp, templates } = settings;
+  const listId = smtp.listId || null;
+
+  const accountEmail = async (accountId: string): Promise<string | null> => {
+    const row = await db.selectFrom('accounts').select('email').where('id', '=', accountId).executeTakeFirst();
+    return row?.email || null;
+  };
+
+  return {
+    /**
+     * Signed-in users with access to the share (owner, alias member): the
+     * `download` template for its public link; `not-found` unless the share
+     * is accessible and has been published at least once.
+     */
+    async shareTemplate(a, shareId, baseUrl) {
+      await requireShareAccess(db, a, shareId);
+      const [share, publish] = await Promise.all([findShare(db, shareId), findPublishOfShare(db, shareId)]);
+      if (!share || !publish) throw notFound('The published share');
+      return renderTemplate(templates.download, {
+        user: a.login,
+        url: `${baseUrl}/app/open/${encodeURIComponent(publish.id)}`,
+        password: share.passwordHash !== null,
+      });
+    },
+
+    /** Owner and members of the alias: the `alias` template for its guest page; `not-found` otherwise. */
+    async aliasTemplate(c, aliasId, baseUrl) {
+      const alias = await findAlias(db, aliasId);
+      if (!alias || (alias.ownerId !== c.accountId && !(await isMember(db, aliasId, c.accountId)))) throw notFound('The alias');
+      return renderTemplate(templates.alias, { user: c.login, url: `${baseUrl}/app/share/${encodeURIComponent(aliasId)}` });
+    },
+
+    /**
+     * Signed-in users: sends a plain-text mail from `default-from`, or else
+     * from the caller's address (their login as the name). Every recipient
+     * must be an e-mail address (`bad-request` naming it).
+     */
+    async send(c, mail) {
+      const recipients = mail.recipients.map((r) => r.trim()).filter((r) => r !== '');
+      const bad = recipients.filter((r) => !isEmail(r));
+      if (bad.length) throw badRequest('recipients', `Invalid value for 'recipients': ${bad.map((b) => `'${b}'`).join(', ')} is not an e-mail address.`);
+      if (!settings.enabled) return fail('The mail feature is disabled');
+      if (!recipients.length) return fail('There are no recipients');
+      const own = await accountEmail(c.accountId);
+      const from: MailAddress | string | null = smtp.defaultFrom || (own ? { name: c.login, address: own } : null);
+      if (!from) return fail(NO_SENDER);
+      const message: OutgoingMail = {
+        from,
+        to: recipients,
+        replyTo: smtp.defaultFrom ? own : null,
+        subject: mail.subject,
+        text: mail.body,
+        listId,
+      };
+      try {
+        const report = await d.transport.send(message);
+        if (report.rejected.length) {
+          d.log.warn('The mail server refused some recipients', { account: c.login, rejected: report.rejected });
+          return ok(`Mail successfully sent, but these recipients were refused: ${report.rejected.join(', ')}`);
+        }
+        return ok('Mail successfully sent.');
+      } catch (e) {
+        d.log.error('Sending a mail failed', { account: c.login, recipients: recipients.length, error: reason(e) });
+        return fail(`Mail sending failed: ${reason(e)}`);
+      }
+    },
+
+    /**
+     * Guests, for a share of their alias (`not-found` otherwise): tells the
+     * alias' owner and members that have an e-mail address, one mail each
+     * with the `upload-notify` template and a link to the share's page.
+     * Failures are results (and logged); the upload itself is untouched.
+     */
+    async notifyUpload(guest, shareId, baseUrl) {
+      await requireShareAccess(db, guest, shareId);
+      if (!settings.enabled) return fail('Mail feature is disabled.');
+      const recipients = (await aliasRecipients(db, guest.aliasId)).filter((r) => r.email && isEmail(r.email));
+      if (!recipients.length) return fail('There is no email to notify');
+      const ownerEmail = recipients.find((r) => r.owner)?.email ?? (await accountEmail(guest.ownerId));
+      const url = `${baseUrl}/app/upload/${encodeURIComponent(shareId)}`;
+      let failed = 0;
+      for (const r of recipients) {
+        const text = renderTemplate(templates.uploadNotify, { user: r.login, url, aliasName: guest.aliasName });
+        try {
+          await d.transport.send({
+            from: smtp.defaultFrom || ownerEmail || r.email!,
+            to: [r.email!],
+            replyTo: null,
+            subject: text.subject,
+            text: text.body,
+            listId,
+          });
+        } catch (e) {
+          failed++;
+          d.log.error('Sending the upload notification failed', { shareId, aliasId: guest.aliasId, recipient: r.login, error: reason(e) });
+        }
+      }
+      if (failed === 0) return ok('Mail sent');
+      if (failed === recipients.length) return fail(`Sending failed to all recipients (${failed})`);
+      return ok(`Sending succeeded for ${recipients.length - failed}, but failed for ${failed} recipients`);
+    },
+  };
+};

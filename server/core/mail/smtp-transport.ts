@@ -1,0 +1,51 @@
+/**
+ * The SMTP mail transport (nodemailer) with every setting of
+ * `backend.mail.smtp`: host, port, user and password, `ssl-type` (`none`:
+ * plain, never upgraded; `starttls`: upgrade required; `ssl`: TLS from the
+ * first byte), `check-certificates` and `timeout` (connecting, the greeting
+ * and every later wait).
+ */
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { Config } from '../../config/types.js';
+import type { MailTransport, OutgoingMail } from './mail-transport.js';
+
+export type SmtpSettings = Config['backend']['mail']['smtp'];
+
+/** The nodemailer options for the SMTP settings (pure, unit-tested). */
+export const smtpOptions = (smtp: SmtpSettings): SMTPTransport.Options => ({
+  host: smtp.host,
+  port: smtp.port,
+  secure: smtp.sslType === 'ssl',
+  requireTLS: smtp.sslType === 'starttls',
+  ignoreTLS: smtp.sslType === 'none',
+  ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.password } } : {}),
+  tls: { rejectUnauthorized: smtp.checkCertificates },
+  connectionTimeout: smtp.timeout,
+  greetingTimeout: smtp.timeout,
+  socketTimeout: smtp.timeout,
+  dnsTimeout: smtp.timeout,
+});
+
+/** `List-Id` wants `<id>`; a configured value that already has its brackets is kept. */
+export const listIdHeader = (listId: string): string => (listId.includes('<') ? listId : `<${listId}>`);
+
+const addressText = (a: unknown): string => (typeof a === 'string' ? a : ((a as { address?: string })?.address ?? String(a)));
+
+export const createSmtpTransport = (smtp: SmtpSettings): MailTransport => {
+  const transporter = nodemailer.createTransport(smtpOptions(smtp));
+  return {
+    async send(mail: OutgoingMail) {
+      const info = await transporter.sendMail({
+        from: typeof mail.from === 'string' ? mail.from : { name: mail.from.name ?? '', address: mail.from.address },
+        to: mail.to,
+        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.listId ? { headers: { 'List-Id': listIdHeader(mail.listId) } } : {}),
+      });
+      return { accepted: info.accepted.map(addressText), rejected: info.rejected.map(addressText) };
+    },
+    close: () => transporter.close(),
+  };
+};

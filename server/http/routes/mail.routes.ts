@@ -1,0 +1,27 @@
+import type { Request, Response } from 'express';
+import type { SimpleMail } from '../../core/mail/mail.service.js';
+import type { RouteModule } from '../http-deps.js';
+import { caller, externalBaseUrl, userAccessor } from '../request-context.js';
+
+/** `/sec/mail`: rendered templates for the web client's mail dialog, and sending. */
+export const mailRoutes: RouteModule = (api, { mail, config }) => {
+  const baseUrl = (req: Request) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
+  const user = (res: Response) => {
+    const a = userAccessor(res);
+    if (a.kind !== 'user') throw new Error('not a user');
+    return a;
+  };
+
+  api.route('get', '/api/v2/sec/mail/template/share/{id}', async (req, res) => {
+    res.json(await mail.shareTemplate(user(res), String(req.params['id']), baseUrl(req)));
+  });
+
+  api.route('get', '/api/v2/sec/mail/template/alias/{aid}', async (req, res) => {
+    res.json(await mail.aliasTemplate(caller(res), String(req.params['aid']), baseUrl(req)));
+  });
+
+  api.route('post', '/api/v2/sec/mail/send', async (req, res) => {
+    const b = req.body as SimpleMail;
+    res.json(await mail.send(caller(res), { recipients: b.recipients, subject: b.subject, body: b.body }));
+  });
+};
