@@ -55,6 +55,8 @@ export interface ServerHost {
    */
   tokenFor(account: { id: string; login: string }): Promise<string>;
   limits(): HostLimits | undefined;
+  /** The settings of the last start, running or not (`undefined` before any start). */
+  settingsInUse(): DesktopSettings | undefined;
 }
 
 export interface HostOptions {
@@ -99,6 +101,7 @@ export const createServerHost = (options: HostOptions): ServerHost => {
   const stateListeners = new Set<(s: HostState) => void>();
   const eventListeners = new Set<(e: ServerEvent) => void>();
   let queue: Promise<unknown> = Promise.resolve();
+  let inUse: DesktopSettings | undefined;
 
   const serial = <T>(op: () => Promise<T>): Promise<T> => {
     const next = queue.then(op);
@@ -130,6 +133,7 @@ export const createServerHost = (options: HostOptions): ServerHost => {
 
   const doStart = async (settings: DesktopSettings, initialAdmin?: { login: string; password: string }): Promise<HostState> => {
     if (server) await doStop();
+    inUse = structuredClone(settings);
     setState({ kind: 'starting' });
     try {
       await mkdir(dataDir, { recursive: true });
@@ -177,6 +181,7 @@ export const createServerHost = (options: HostOptions): ServerHost => {
       const tokens = createTokenService(c.backend.auth.serverSecret, c.backend.auth.sessionValid, systemClock);
       return (await tokens.issue({ accountId: account.id, login: account.login, admin: true })).token;
     },
+    settingsInUse: () => (inUse ? structuredClone(inUse) : undefined),
     limits: () => (config ? { defaultValidity: config.webapp.defaultValidity, maxValidity: config.backend.share.maxValidity } : undefined),
   };
 };

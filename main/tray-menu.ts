@@ -6,6 +6,7 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ServerAddress } from '../preload/desktop-api.js';
+import { aliasLink } from './pier-api.js';
 import type { HostState } from './server-host.js';
 
 export interface TrayAlias {
@@ -78,7 +79,7 @@ const aliasMenu = (state: TrayState, running: boolean): TrayItem => {
   else if (state.aliases.length === 0) items.push(label('No upload links yet'));
   else
     for (const a of state.aliases) {
-      const url = `${base}/app/share/${encodeURIComponent(a.id)}`;
+      const url = aliasLink(base ?? '', a.id);
       items.push({
         kind: 'submenu',
         label: a.enabled ? a.name : `${a.name} (disabled)`,

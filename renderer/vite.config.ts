@@ -13,6 +13,8 @@ export default defineConfig({
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
+    // .vite/manifest.json: read by scripts/check-bundle-budget.mjs (not served: a dot folder)
+    manifest: true,
   },
   server: {
     proxy: {

@@ -6,10 +6,11 @@
 // "skip" mode here.
 import { spawnSync } from 'node:child_process';
 
-// The Debian packages the test suite needs. Later issues add `chromium`
-// (browser end-to-end tests). The player gateway tests run a real `mpd`, drive
-// it from another client with `mpc`, and generate their music library with
-// sox (with its Ogg and MP3 writers), flac/metaflac and id3v2.
+// The Debian packages the test suite needs. `chromium` runs the browser
+// end-to-end tests (Playwright cannot download its own browser here). The
+// player gateway tests run a real `mpd`, drive it from another client with
+// `mpc`, and generate their music library with sox (with its Ogg and MP3
+// writers), flac/metaflac and id3v2.
 const PACKAGES = [
   'postgresql',
   'mariadb-server',
@@ -21,6 +22,9 @@ const PACKAGES = [
   'libsox-fmt-mp3',
   'flac',
   'id3v2',
+  'chromium',
+  // self-signed certificates for the SMTP TLS tests
+  'openssl',
 ];
 
 const installCommand = (pkgs) =>

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { Clock } from '../../server/common/clock.js';
 import { loadConfig } from '../../server/config/index.js';
 import type { Config } from '../../server/config/types.js';
-import { createServer, type InitialAdmin, type PierServer } from '../../server/index.js';
+import { createServer, type InitialAdmin, type PierServer, type ServerEvents } from '../../server/index.js';
 import { createLogger } from '../../server/logging/logger.js';
 import { checkResponse } from './openapi-check.js';
 
@@ -36,6 +36,8 @@ export interface TestServer {
   /** everything the server logged (JSON lines) */
   logs(): string;
   request<T = Json>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  /** the server's events (`createServer(...).events`) */
+  events: ServerEvents;
   /** one cleanup pass now */
   runCleanup(): ReturnType<PierServer['runCleanup']>;
   /** logs in and returns the token (fails the test when the login fails) */
@@ -110,6 +112,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<TestServer> 
     config,
     dataDir,
     logs: () => logText,
+    events: server.events,
     request,
     runCleanup: () => server.runCleanup(),
     async login(account, password) {

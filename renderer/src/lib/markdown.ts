@@ -1,7 +1,9 @@
 // Markdown to HTML in the browser without raw HTML (`html: false`): what the user typed
 // can never become markup. markdown-it is loaded on first use, so pages without
 // markdown do not pay for it.
-import type MarkdownIt from 'markdown-it';
+import type MarkdownItCtor from 'markdown-it';
+
+type MarkdownIt = InstanceType<typeof MarkdownItCtor>;
 
 let instance: Promise<MarkdownIt> | undefined;
 

@@ -44,7 +44,7 @@ export interface MailCaller {
 }
 
 export interface MailService {
-  shareTemplate(a: Accessor & { kind: 'user' }, shareId: string, baseUrl: string): Promise<MailText>;
+  shareTemplate(c: MailCaller, shareId: string, baseUrl: string): Promise<MailText>;
   aliasTemplate(c: MailCaller, aliasId: string, baseUrl: string): Promise<MailText>;
   send(c: MailCaller, mail: SimpleMail): Promise<BasicResult>;
   notifyUpload(guest: Accessor & { kind: 'alias' }, shareId: string, baseUrl: string): Promise<BasicResult>;
@@ -70,12 +70,12 @@ export const createMailService = (d: MailServiceDeps): MailService => {
      * `download` template for its public link; `not-found` unless the share
      * is accessible and has been published at least once.
      */
-    async shareTemplate(a, shareId, baseUrl) {
-      await requireShareAccess(db, a, shareId);
+    async shareTemplate(c, shareId, baseUrl) {
+      await requireShareAccess(db, { kind: 'user', accountId: c.accountId, login: c.login, admin: false }, shareId);
       const [share, publish] = await Promise.all([findShare(db, shareId), findPublishOfShare(db, shareId)]);
       if (!share || !publish) throw notFound('The published share');
       return renderTemplate(templates.download, {
-        user: a.login,
+        user: c.login,
         url: `${baseUrl}/app/open/${encodeURIComponent(publish.id)}`,
         password: share.passwordHash !== null,
       });

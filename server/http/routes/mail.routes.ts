@@ -1,19 +1,14 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { SimpleMail } from '../../core/mail/mail.service.js';
 import type { RouteModule } from '../http-deps.js';
-import { caller, externalBaseUrl, userAccessor } from '../request-context.js';
+import { caller, externalBaseUrl } from '../request-context.js';
 
 /** `/sec/mail`: rendered templates for the web client's mail dialog, and sending. */
 export const mailRoutes: RouteModule = (api, { mail, config }) => {
   const baseUrl = (req: Request) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
-  const user = (res: Response) => {
-    const a = userAccessor(res);
-    if (a.kind !== 'user') throw new Error('not a user');
-    return a;
-  };
 
   api.route('get', '/api/v2/sec/mail/template/share/{id}', async (req, res) => {
-    res.json(await mail.shareTemplate(user(res), String(req.params['id']), baseUrl(req)));
+    res.json(await mail.shareTemplate(caller(res), String(req.params['id']), baseUrl(req)));
   });
 
   api.route('get', '/api/v2/sec/mail/template/alias/{aid}', async (req, res) => {

@@ -1,0 +1,13 @@
+// The alias page where guests upload files.
+export default {
+  title: 'Send files',
+  heading: 'Send files to “{name}”',
+  intro: 'Choose the files to send. No account is needed.',
+  message: 'Message',
+  send: 'Send files',
+  needFiles: 'Choose at least one file.',
+  done: 'All files uploaded. Thank you!',
+  more: 'Send more files',
+  goneTitle: 'Upload page not available',
+  goneText: 'This upload page does not exist, has been switched off or has expired. Ask the person who gave you the link for a new one.',
+};

@@ -1,0 +1,36 @@
+// Die Einstellungsseite.
+export default {
+  title: 'Einstellungen',
+  nav: 'Einstellungen',
+  timezone: {
+    title: 'Zeitzone',
+    text: 'Daten werden in dieser Zeitzone angezeigt. Die Wahl wird in diesem Browser gespeichert.',
+    current: 'Daten werden in {zone} angezeigt.',
+    filter: 'Zeitzone suchen',
+    filterPlaceholder: 'z. B. Berlin',
+    choose: 'Zeitzone',
+    automatic: 'Automatisch (dieser Browser: {zone})',
+    reset: 'Zeitzone des Browsers verwenden',
+  },
+  email: {
+    title: 'E-Mail-Adresse',
+    label: 'E-Mail',
+    hint: 'Für Benachrichtigungen über Uploads zu deinen Aliasen. Leer lassen, um sie zu entfernen.',
+    save: 'E-Mail speichern',
+  },
+  password: {
+    title: 'Passwort',
+    old: 'Aktuelles Passwort',
+    new: 'Neues Passwort',
+    repeat: 'Neues Passwort wiederholen',
+    save: 'Passwort ändern',
+    empty: 'Bitte gib ein neues Passwort ein.',
+    mismatch: 'Die neuen Passwörter stimmen nicht überein.',
+    external: 'Dein Konto meldet sich über einen anderen Dienst an; sein Passwort kann hier nicht geändert werden.',
+  },
+  autoPublish: {
+    title: 'Veröffentlichen',
+    label: 'Neue Freigaben direkt nach dem Upload veröffentlichen',
+    hint: 'Wird in diesem Browser gespeichert.',
+  },
+};

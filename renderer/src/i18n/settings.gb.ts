@@ -1,0 +1,36 @@
+// The user's settings page.
+export default {
+  title: 'Settings',
+  nav: 'Settings',
+  timezone: {
+    title: 'Time zone',
+    text: 'Dates are shown in this time zone. The choice is kept in this browser.',
+    current: 'Dates are shown in {zone}.',
+    filter: 'Find a time zone',
+    filterPlaceholder: 'e.g. Berlin',
+    choose: 'Time zone',
+    automatic: 'Automatic (this browser: {zone})',
+    reset: 'Use the browser’s time zone',
+  },
+  email: {
+    title: 'E-mail address',
+    label: 'E-mail',
+    hint: 'Used for notices about uploads to your aliases. Leave empty to remove it.',
+    save: 'Save e-mail',
+  },
+  password: {
+    title: 'Password',
+    old: 'Current password',
+    new: 'New password',
+    repeat: 'Repeat the new password',
+    save: 'Change password',
+    empty: 'Please enter a new password.',
+    mismatch: 'The new passwords do not match.',
+    external: 'Your account signs in through another service; its password cannot be changed here.',
+  },
+  autoPublish: {
+    title: 'Publishing',
+    label: 'Publish new shares right after the upload',
+    hint: 'Kept in this browser.',
+  },
+};

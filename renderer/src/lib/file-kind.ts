@@ -1,0 +1,35 @@
+// What kind of preview a file gets, from its MIME type.
+export type FileKind = 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'textlike' | 'other';
+
+const textlike = /^(text\/|application\/(json|xml|x-yaml|yaml|javascript|x-sh|toml|x-ndjson|csv|sql))/;
+
+export function fileKind(mimetype: string): FileKind {
+  const t = mimetype.split(';')[0]!.trim().toLowerCase();
+  if (t.startsWith('image/')) return 'image';
+  if (t.startsWith('video/')) return 'video';
+  if (t.startsWith('audio/')) return 'audio';
+  if (t === 'application/pdf') return 'pdf';
+  // text/plain is served inline: shown in a sandboxed frame. Other text types are
+  // attachments: fetched and shown as plain text.
+  if (t === 'text/plain') return 'text';
+  if (textlike.test(t)) return 'textlike';
+  return 'other';
+}
+
+/** A symbol for file cards without a picture. */
+export function kindSymbol(kind: FileKind): string {
+  switch (kind) {
+    case 'image':
+      return '🖼';
+    case 'video':
+      return '🎞';
+    case 'audio':
+      return '♫';
+    case 'pdf':
+    case 'text':
+    case 'textlike':
+      return '📄';
+    default:
+      return '📦';
+  }
+}

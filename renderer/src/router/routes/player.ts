@@ -1,0 +1,11 @@
+// The music player (its code is loaded only when the page is opened).
+import type { RouteRecordRaw } from 'vue-router';
+
+export default [
+  {
+    path: '/player',
+    name: 'player',
+    component: () => import('../../views/player/PlayerView.vue'),
+    meta: { secured: true, title: 'player.title', nav: { label: 'player.nav', order: 60 } },
+  },
+] satisfies RouteRecordRaw[];

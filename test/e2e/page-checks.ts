@@ -1,0 +1,33 @@
+// Checks every page spec repeats: no serious or critical accessibility violations
+// (axe-core), and full-page screenshots in light and dark under test-results/screenshots/.
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** Runs axe on the page (WCAG 2.x A/AA rules) and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`).join('\n');
+  expect(bad, `accessibility violations on ${what}:\n${report}`).toEqual([]);
+}
+
+/** Whether the page currently shows the dark theme. */
+const isDark = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.classList.contains('dark'));
+
+/**
+ * Writes `test-results/screenshots/<name>-light.png` and `-dark.png` (switching with
+ * the theme button), checks accessibility in both themes when `axe` is set, and
+ * leaves the page in the theme it had.
+ */
+export async function screenshotsLightDark(page: Page, name: string, opts: { axe?: boolean } = {}): Promise<void> {
+  const startDark = await isDark(page);
+  for (const theme of startDark ? ['dark', 'light'] : ['light', 'dark']) {
+    if ((await isDark(page)) !== (theme === 'dark')) {
+      await page.locator('[data-test=theme-toggle]').click();
+      await expect.poll(() => isDark(page)).toBe(theme === 'dark');
+    }
+    if (opts.axe) await expectAccessible(page, `${name} (${theme})`);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, fullPage: true });
+  }
+  if ((await isDark(page)) !== startDark) await page.locator('[data-test=theme-toggle]').click();
+}
