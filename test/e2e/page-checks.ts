@@ -11,6 +11,16 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect(bad, `accessibility violations on ${what}:\n${report}`).toEqual([]);
 }
 
+/** Clicks the theme button, opening the folded menu first on a phone-sized screen. */
+async function toggleTheme(page: Page): Promise<void> {
+  const toggle = page.locator('[data-test=theme-toggle]');
+  const menu = page.locator('button[aria-controls=main-nav]');
+  const folded = !(await toggle.isVisible());
+  if (folded) await menu.click();
+  await toggle.click();
+  if (folded) await menu.click();
+}
+
 /** Whether the page currently shows the dark theme. */
 const isDark = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
@@ -23,11 +33,11 @@ export async function screenshotsLightDark(page: Page, name: string, opts: { axe
   const startDark = await isDark(page);
   for (const theme of startDark ? ['dark', 'light'] : ['light', 'dark']) {
     if ((await isDark(page)) !== (theme === 'dark')) {
-      await page.locator('[data-test=theme-toggle]').click();
+      await toggleTheme(page);
       await expect.poll(() => isDark(page)).toBe(theme === 'dark');
     }
     if (opts.axe) await expectAccessible(page, `${name} (${theme})`);
     await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, fullPage: true });
   }
-  if ((await isDark(page)) !== startDark) await page.locator('[data-test=theme-toggle]').click();
+  if ((await isDark(page)) !== startDark) await toggleTheme(page);
 }

@@ -24,10 +24,3 @@ test('switching to German and to dark mode survives a reload', async ({ userPage
   await page.locator('[data-test=language]').selectOption('fr');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vos partages');
 });
-
-test('the server default language and theme apply until the user chooses', async ({ page, server }) => {
-  void server;
-  await page.goto('/app/login');
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en-GB');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to Pier');
-});

@@ -16,20 +16,9 @@ export function fileKind(mimetype: string): FileKind {
   return 'other';
 }
 
-/** A symbol for file cards without a picture. */
-export function kindSymbol(kind: FileKind): string {
-  switch (kind) {
-    case 'image':
-      return '🖼';
-    case 'video':
-      return '🎞';
-    case 'audio':
-      return '♫';
-    case 'pdf':
-    case 'text':
-    case 'textlike':
-      return '📄';
-    default:
-      return '📦';
-  }
+/** A short label for file cards without a picture: the extension (`PDF`) or the kind. */
+export function kindLabel(filename: string, kind: FileKind): string {
+  const dot = filename.lastIndexOf('.');
+  const ext = dot > 0 && filename.length - dot <= 6 ? filename.slice(dot + 1).toUpperCase() : '';
+  return ext || kind.toUpperCase();
 }

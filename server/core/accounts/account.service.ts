@@ -155,16 +155,22 @@ export const createAccountService = (deps: {
 
     async createInitialAdmin(login, password) {
       if ((await countAccounts(db)) > 0) return false;
-      await insertAccount(db, {
-        id: randomId(),
-        login: login.toLowerCase(),
-        source: 'intern',
-        state: 'Active',
-        passwordHash: await hashPassword(password),
-        email: null,
-        admin: true,
-        created: clock.now(),
-      });
+      try {
+        await insertAccount(db, {
+          id: randomId(),
+          login: login.toLowerCase(),
+          source: 'intern',
+          state: 'Active',
+          passwordHash: await hashPassword(password),
+          email: null,
+          admin: true,
+          created: clock.now(),
+        });
+      } catch (e) {
+        // Several servers starting at once on a new database: one of them creates it.
+        if (await findAccountByLogin(db, login)) return false;
+        throw e;
+      }
       return true;
     },
   };

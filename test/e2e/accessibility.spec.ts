@@ -1,0 +1,89 @@
+// axe finds no serious or critical accessibility violations on the file-sharing
+// pages, in light and dark; screenshots of each go to test-results/screenshots/.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { pngImage } from './helpers.js';
+import { expect, test } from './fixtures.js';
+
+const themes = ['light', 'dark'] as const;
+
+async function check(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  for (const theme of themes) {
+    await page.evaluate((t) => localStorage.setItem('uiTheme', t), theme);
+    await page.reload();
+    await ready();
+    await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, fullPage: true });
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${name} (${theme})`,
+    ).toEqual([]);
+  }
+}
+
+test('owner pages: new share, share list, share page', async ({ userPage: page, api, user }) => {
+  const shareId = await api.createShare(user.token, { name: 'Photos from the trip', description: '# Trip\n\nSome *pictures*.', maxViews: 50 });
+  await api.addFiles(user.token, shareId, [
+    { name: 'beach.png', content: await pngImage(), type: 'image/png' },
+    { name: 'notes.txt', content: 'hello\n', type: 'text/plain' },
+  ]);
+  await api.publish(user.token, shareId);
+
+  await page.goto('/app/share');
+  await check(page, 'new-share', async () => {
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
+  await page.goto('/app/uploads');
+  await check(page, 'shares', async () => {
+    await expect(page.locator('[data-test=share-table]')).toBeVisible();
+  });
+
+  await page.goto(`/app/upload/${shareId}`);
+  await check(page, 'share', async () => {
+    await expect(page.locator('[data-test=share-title]')).toBeVisible();
+    await page.locator('[data-test=tab-link]').click();
+    await expect(page.locator('[data-test=qr]')).toBeVisible();
+  });
+});
+
+test('public pages: login, recipient (password and files), guest, not found', async ({ browser, api, user, server }) => {
+  const shareId = await api.createShare(user.token, { name: 'For you', description: 'Read **me**.', maxViews: 50 });
+  await api.addFiles(user.token, shareId, [{ name: 'beach.png', content: await pngImage(), type: 'image/png' }]);
+  const pid = await api.publish(user.token, shareId);
+  const lockedId = await api.createShare(user.token, { name: 'Locked', password: 'pw', maxViews: 50 });
+  const lockedPid = await api.publish(user.token, lockedId);
+  const aliasId = await api.createAlias(user.token, { name: 'Drop box' });
+
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+
+  await page.goto('/app/login');
+  await check(page, 'login', async () => {
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
+  await page.goto(`/app/open/${pid}?view=2`);
+  await check(page, 'recipient', async () => {
+    await expect(page.locator('[data-test=open-title]')).toBeVisible();
+    await expect(page.locator('[data-test=file-cards] img')).toBeVisible();
+  });
+
+  await page.goto(`/app/open/${lockedPid}`);
+  await check(page, 'recipient-password', async () => {
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  });
+
+  await page.goto(`/app/share/${aliasId}`);
+  await check(page, 'guest', async () => {
+    await expect(page.locator('[data-test=guest-title]')).toBeVisible();
+  });
+
+  await page.goto('/app/no/such/page');
+  await check(page, 'not-found', async () => {
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+  await context.close();
+});
