@@ -23,6 +23,7 @@ import type { MailTransport } from './core/mail/mail-transport.js';
 import { createSmtpTransport } from './core/mail/smtp-transport.js';
 import { createShareService } from './core/shares/share.service.js';
 import { createSignupService } from './core/signup/signup.service.js';
+import { createPendingUploads } from './core/uploads/pending-uploads.js';
 import { createUploadService } from './core/uploads/upload.service.js';
 import type { StoreRegistry } from './core/stores/binary-store.js';
 import { copyFiles } from './core/stores/copy-files.js';
@@ -89,9 +90,13 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
   const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts') });
   const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup });
+  // what multipart requests of a killed server left behind goes before anyone sees it
+  const pending = createPendingUploads({ db: db.db, stores, clock, log: log.child('uploads') });
+  await pending.recoverAbandoned();
   const cleanup = createCleanupJob({
     db: db.db,
     stores,
+    pending,
     clock,
     log: log.child('cleanup'),
     settings: {
@@ -129,7 +134,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const guestUploads = createGuestUploads({ db: db.db, events, mail, log: log.child('aliases') });
   // one upload service for the /sec and /alias mounts, with guest multipart uploads announced
   const uploads = guestUploads.withEvents(
-    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums }),
+    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums, pending }),
   );
   const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };

@@ -112,6 +112,21 @@ export interface UploadLockTable {
   expires: number;
 }
 
+/** What a multipart request in progress created; see migration 0002. */
+export interface PendingUploadTable {
+  id: string;
+  request_id: string;
+  /** `share` or `file` */
+  kind: string;
+  /** the share id, or the file id (`file_meta.file_id`) */
+  ref_id: string;
+  /** for files: the store and location of the binary, known before its row exists */
+  store: string;
+  location: string;
+  /** epoch ms; renewed while the request runs */
+  expires: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -123,6 +138,7 @@ export interface Database {
   file_meta: FileMetaTable;
   file_chunks: FileChunkTable;
   upload_locks: UploadLockTable;
+  pending_uploads: PendingUploadTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

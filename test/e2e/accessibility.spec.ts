@@ -1,8 +1,8 @@
 // axe finds no serious or critical accessibility violations on the file-sharing
 // pages, in light and dark; screenshots of each go to test-results/screenshots/.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { pngImage } from './helpers.js';
+import { expectAccessible } from './page-checks.js';
 import { expect, test } from './fixtures.js';
 
 const themes = ['light', 'dark'] as const;
@@ -14,12 +14,7 @@ async function check(page: Page, name: string, ready: () => Promise<void>): Prom
     await ready();
     await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
     await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, fullPage: true });
-    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(
-      bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} (${theme})`,
-    ).toEqual([]);
+    await expectAccessible(page, `${name} (${theme})`);
   }
 }
 

@@ -26,9 +26,11 @@ test('a guest uploads through an alias page on a phone', async ({ browser, api, 
     { name: 'notes.txt', mimeType: 'text/plain', buffer: b },
   ]);
   await page.getByLabel(/^Message/).fill('Here are the **papers**.');
+  await page.screenshot({ path: 'test-results/screenshots/guest-phone-light.png', fullPage: true });
   await page.locator('[data-test=guest-send]').tap();
   await expect(page.locator('[data-test=guest-done]')).toHaveText('All files uploaded. Thank you!', { timeout: 30_000 });
   await expect(page.locator('[data-test=total-progress]')).toHaveAttribute('aria-valuenow', '100');
+  await page.screenshot({ path: 'test-results/screenshots/guest-phone-done-light.png', fullPage: true });
 
   // "Send more" goes back to an empty form.
   await page.locator('[data-test=guest-more]').tap();

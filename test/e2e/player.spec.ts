@@ -10,6 +10,8 @@ import { screenshotsLightDark } from './page-checks.js';
 
 const test = base.extend<object, { mpd: MpdInstance }>({
   mpd: [
+    // Playwright reads the fixtures a function needs from its destructuring pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const mpd = await startMpd();
       await use(mpd);

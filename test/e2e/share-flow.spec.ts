@@ -32,6 +32,7 @@ test('owner shares two files with pause/resume; recipient unlocks, previews and 
   await page.locator('[data-test=pause]').click();
   await expect(page.getByText('The upload is paused.')).toBeVisible();
   await expect(page.locator('li[data-state=paused]')).toHaveCount(1);
+  await page.screenshot({ path: 'test-results/screenshots/upload-paused-light.png', fullPage: true });
   const pausedAt = Number(await total.getAttribute('aria-valuenow'));
   expect(pausedAt).toBeLessThan(100);
   await page.waitForTimeout(1500);

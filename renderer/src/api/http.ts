@@ -110,8 +110,12 @@ function parseJson(text: string): unknown {
 }
 
 function messageOf(data: unknown): string | undefined {
-  if (typeof data === 'object' && data !== null && 'message' in data && typeof data.message === 'string') {
-    return data.message;
+  if (typeof data !== 'object' || data === null) return undefined;
+  if ('message' in data && typeof data.message === 'string') return data.message;
+  // The music gateway's refusals: `{type: "Error", error: {message}}` and `{type: "Ack", ack: {message}}`.
+  for (const key of ['error', 'ack'] as const) {
+    const inner = (data as Record<string, unknown>)[key];
+    if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
   }
   return undefined;
 }

@@ -1,8 +1,9 @@
 // Calls of the music gateway (`/api/v1`) used by the player page. Commands go
+// (Relative imports end in .js here: the unit tests type-check this file under NodeNext.)
 // to `POST /api/v1/player/<id>`; the read-only conveniences use `playerspecial`.
-import { apiFetch } from '../api/http';
-import { command } from './mpd-quote';
-import type { AlbumRef, Answer, PlayerInfo, PlayerStatus, QueueEntry, Song, StoredPlaylist } from './player-types';
+import { apiFetch } from '../api/http.js';
+import { command } from './mpd-quote.js';
+import type { AlbumRef, Answer, PlayerInfo, PlayerStatus, QueueEntry, Song, StoredPlaylist } from './player-types.js';
 
 const enc = encodeURIComponent;
 
@@ -46,14 +47,10 @@ export async function fetchPlaylists(conn: string): Promise<StoredPlaylist[]> {
 }
 
 /**
- * Every album with its album artist (`list album group albumartist`); the
- * flat answer carries each group value before the albums of that group.
+ * The albums of a `list album group albumartist` answer: the flat list carries
+ * each group value before the albums of that group. Sorted by artist, then album.
  */
-export async function fetchAlbums(conn: string): Promise<AlbumRef[]> {
-  const { tags } = await special<{ tags: Array<{ tag: string; value: string }> }>(conn, 'list', {
-    listtype: 'album',
-    group: 'albumartist',
-  });
+export function albumsFromList(tags: Array<{ tag: string; value: string }>): AlbumRef[] {
   const albums: AlbumRef[] = [];
   let albumArtist = '';
   for (const { tag, value } of tags) {
@@ -61,6 +58,15 @@ export async function fetchAlbums(conn: string): Promise<AlbumRef[]> {
     else if (tag.toLowerCase() === 'album' && value !== '') albums.push({ album: value, albumArtist });
   }
   return albums.sort((a, b) => a.albumArtist.localeCompare(b.albumArtist) || a.album.localeCompare(b.album));
+}
+
+/** Every album with its album artist. */
+export async function fetchAlbums(conn: string): Promise<AlbumRef[]> {
+  const { tags } = await special<{ tags: Array<{ tag: string; value: string }> }>(conn, 'list', {
+    listtype: 'album',
+    group: 'albumartist',
+  });
+  return albumsFromList(tags);
 }
 
 const num = (v: string | undefined): number => {

@@ -4,6 +4,7 @@ import type { Logger } from '../../common/log.js';
 import type { Database } from '../../db/schema.js';
 import { deleteInvitationsBefore } from '../signup/invitation.repository.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
+import { PENDING_TTL_MS, type PendingUploads } from '../uploads/pending-uploads.js';
 import {
   deleteOrphanedMeta,
   deleteShareRows,
@@ -53,6 +54,8 @@ export interface CleanupJob {
 export const createCleanupJob = (deps: {
   db: Kysely<Database>;
   stores: StoreRegistry;
+  /** interrupted multipart uploads: recovered on every pass and every PENDING_TTL_MS */
+  pending: PendingUploads;
   clock: Clock;
   log: Logger;
   settings: CleanupSettings;
@@ -61,6 +64,7 @@ export const createCleanupJob = (deps: {
 }): CleanupJob => {
   const { db, stores, clock, log, settings } = deps;
   let timer: NodeJS.Timeout | undefined;
+  let recovery: NodeJS.Timeout | undefined;
   let running: Promise<CleanupReport> | undefined;
 
   const deleteShares = async (find: (limit: number) => Promise<string[]>): Promise<number> => {
@@ -101,6 +105,7 @@ export const createCleanupJob = (deps: {
   const pass = async (): Promise<CleanupReport> => {
     const now = clock.now();
     const report: CleanupReport = { expiredShares: 0, staleShares: 0, invitations: 0, files: 0, failures: 0 };
+    await deps.pending.recoverAbandoned();
     report.expiredShares = await deleteShares((n) => expiredPublishedShares(db, now - settings.invalidAge, n));
     report.staleShares = await deleteShares((n) =>
       staleUnpublishedShares(db, now - settings.maxValidity - settings.invalidAge, n),
@@ -133,10 +138,17 @@ export const createCleanupJob = (deps: {
   return {
     runOnce,
     start() {
+      // Interrupted uploads are removed whether or not the cleanup job is enabled.
+      recovery ??= setInterval(() => {
+        deps.pending.recoverAbandoned().catch((e: unknown) => log.warn('Could not remove interrupted uploads', { error: String(e) }));
+      }, PENDING_TTL_MS);
+      recovery.unref();
       if (!settings.enabled || timer) return;
       schedule(deps.firstRunDelayMs ?? 60_000);
     },
     async stop() {
+      if (recovery) clearInterval(recovery);
+      recovery = undefined;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running?.catch(() => undefined);

@@ -49,10 +49,12 @@ export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartR
   const created: CreatedFile[] = [];
   let share: { id: string; name: string | null } | undefined;
   const rules = { maxValidity: deps.share.maxValidity, requireSharePassword: deps.share.requireSharePassword };
+  const pending = deps.pending.begin();
   const create = async (props: ShareProperties) => {
     const r = await createShare(deps.db, deps.clock, a, props, rules);
     if (!r.success) throw new Refused(r);
     share = { id: r.id, name: props.name || null };
+    await pending.add('share', r.id);
     return share;
   };
   try {
@@ -61,7 +63,7 @@ export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartR
         if (afterFile || share) throw badRequest('meta', 'The meta part must come once, before the file parts.');
         await create(parseShareProperties(value));
       },
-      file: async (part) => storeStreamedFile(deps, share ?? (await create(DEFAULT_PROPERTIES)), part, created),
+      file: async (part) => storeStreamedFile(deps, share ?? (await create(DEFAULT_PROPERTIES)), part, created, pending),
     });
     share ??= await create(DEFAULT_PROPERTIES);
     return okId(share.id, 'Share created.');
@@ -70,6 +72,8 @@ export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartR
     if (share) await deps.db.deleteFrom('shares').where('id', '=', share.id).execute();
     if (e instanceof Refused) return e.result;
     throw e;
+  } finally {
+    await pending.finish();
   }
 };
 
@@ -84,14 +88,17 @@ export const addFiles = async (deps: UploadDeps, a: Accessor, shareId: string, r
   const row = await deps.db.selectFrom('shares').select(['id', 'name']).where('id', '=', shareId).executeTakeFirstOrThrow();
   const share = { id: row.id, name: row.name };
   const created: CreatedFile[] = [];
+  const pending = deps.pending.begin();
   try {
     await readMultipart(req.headers, req.body, {
       meta: () => undefined,
-      file: (part) => storeStreamedFile(deps, share, part, created),
+      file: (part) => storeStreamedFile(deps, share, part, created, pending),
     });
     return ok('File(s) added');
   } catch (e) {
     await removeCreated(deps, created);
     throw e;
+  } finally {
+    await pending.finish();
   }
 };

@@ -12,6 +12,7 @@ import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
 import { deleteFileRows } from './file.repository.js';
 import type { FilePart } from './multipart.js';
+import type { PendingRequest } from './pending-uploads.js';
 import { growReservation, reserveNewFile } from './quota.js';
 import type { UploadDeps } from './upload.deps.js';
 
@@ -38,6 +39,7 @@ export const storeStreamedFile = async (
   share: { id: string; name: string | null },
   part: FilePart,
   created: CreatedFile[],
+  pending: PendingRequest,
 ): Promise<void> => {
   const { db, share: rules } = deps;
   const store = deps.stores.defaultStore;
@@ -45,8 +47,11 @@ export const storeStreamedFile = async (
   const id = randomId();
   const filename = cleanFileName(part.filename);
   const mimetype = part.mimeType || 'application/octet-stream';
+  // marked before the binary exists, so a crash from here on leaves nothing behind for good
+  await pending.add('file', fileId, { store: store.id, location: '' });
   const location = await store.create(fileId, { shareId: share.id, shareName: share.name, fileName: filename });
   created.push({ fileId, location, store });
+  await pending.setLocation(fileId, location);
   await reserveNewFile(db, rules.maxSize, {
     id,
     fileId,

@@ -5,6 +5,7 @@ import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
 import type { ChecksumQueue } from '../checksums/checksum.queue.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
+import type { PendingUploads } from './pending-uploads.js';
 
 /** What the upload code needs from the composition root. */
 export interface UploadDeps {
@@ -14,4 +15,6 @@ export interface UploadDeps {
   log: Logger;
   share: Config['backend']['share'];
   checksums: ChecksumQueue;
+  /** markers of multipart requests in progress, so a crash leaves nothing half-made */
+  pending: PendingUploads;
 }

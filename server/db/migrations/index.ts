@@ -16,11 +16,13 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } f
 import { silentLogger, type Logger } from '../../common/log.js';
 import type { DialectName } from '../connect.js';
 import { initial } from './0001-initial.js';
+import { pendingUploads } from './0002-pending-uploads.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
 export const migrations: Readonly<Record<string, MigrationFactory>> = Object.freeze({
   '0001-initial': initial,
+  '0002-pending-uploads': pendingUploads,
 });
 
 export interface MigratableDb {

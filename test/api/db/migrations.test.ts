@@ -14,8 +14,9 @@ import { startPostgres } from '../../support/postgres.js';
 
 const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
-  'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks',
+  'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
 ];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads'];
 
 interface Server {
   /** a fresh, empty database */
@@ -72,8 +73,8 @@ describe.each([
     await server?.stop();
   });
 
-  it('applies the initial migration, creating every table', async () => {
-    expect(await migrateToLatest(db)).toEqual(['0001-initial']);
+  it('applies every migration, creating every table', async () => {
+    expect(await migrateToLatest(db)).toEqual(ALL_MIGRATIONS);
     const tables = (await db.db.introspection.getTables()).map((t) => t.name);
     expect(tables.sort()).toEqual([...TABLES].sort());
   });
@@ -190,7 +191,7 @@ describe.each([
   it('lets two processes migrate one fresh database at the same time', async () => {
     const config = await server.fresh('race_test');
     const [a, b] = await Promise.all([migrateInChild(config), migrateInChild(config)]);
-    expect([...a, ...b]).toEqual(['0001-initial']);
+    expect([...a, ...b]).toEqual(ALL_MIGRATIONS);
     const check = await openDatabase(config);
     try {
       expect(await migrateToLatest(check)).toEqual([]);

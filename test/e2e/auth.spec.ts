@@ -1,0 +1,37 @@
+// Sign-in through the login page: back to the page asked for, failures, sign-out,
+// registration.
+import { expect, test, uniqueLogin } from './fixtures.js';
+
+test('the login page signs in and goes back to the page asked for', async ({ page, user }) => {
+  await page.goto('/app/uploads?q=abc');
+  await expect(page).toHaveURL(/\/app\/login\?r=/);
+  await page.getByLabel('User name').fill(user.login);
+  await page.getByLabel('Password', { exact: true }).fill('wrong');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.locator('[data-test=login-error]')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/uploads\?q=abc$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your shares');
+
+  await page.locator('[data-test=sign-out]').click();
+  await expect(page).toHaveURL(/\/app\/login$/);
+  await page.goto('/app/home');
+  await expect(page).toHaveURL(/\/app\/login\?r=/);
+});
+
+test('a new user registers and signs in', async ({ page }) => {
+  const login = uniqueLogin('reg');
+  await page.goto('/app/login');
+  await page.getByRole('link', { name: 'Register' }).click();
+  await page.getByLabel('User name').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill('a good password');
+  await page.getByLabel('Repeat password').fill('a good password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Your account has been created.')).toBeVisible();
+  await page.getByRole('link', { name: 'Go to sign-in' }).click();
+  await page.getByLabel('User name').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill('a good password');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(login);
+});
