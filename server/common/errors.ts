@@ -18,6 +18,7 @@ export const errorCodes = [
   'too-large', // share size limit exceeded
   'range-not-satisfiable',
   'domain-check', // database domain check hit
+  'storage-full', // the disk or database holding the files has no space left
   'rate-limited',
   'unavailable', // a dependency (daemon, store) is unreachable
   'timeout', // a dependency did not answer in time

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ErrorRequestHandler } from 'express';
 import { AppError, type ErrorCode } from '../common/errors.js';
 import type { Logger } from '../common/log.js';
+import { isStorageFull } from '../common/storage-full.js';
 
 /** The one place where error codes become HTTP status codes. */
 export const statusOf: Record<ErrorCode, number> = {
@@ -15,6 +16,7 @@ export const statusOf: Record<ErrorCode, number> = {
   'too-large': 413,
   'range-not-satisfiable': 416,
   'domain-check': 422,
+  'storage-full': 507,
   'rate-limited': 429,
   internal: 500,
   unavailable: 502,
@@ -58,6 +60,13 @@ const fromBodyParser = (err: unknown): AppError | undefined => {
   }
 };
 
+/** The AppError an error stands for, when it is not an unexpected failure. */
+export const toKnownError = (err: unknown): AppError | undefined => {
+  if (err instanceof AppError) return err;
+  if (isStorageFull(err)) return new AppError('storage-full', 'There is no space left on the server.', { cause: err });
+  return fromBodyParser(err);
+};
+
 /**
  * Express error handler: known errors become their status and a generic
  * result; anything else is a 500 with an error id that is also logged. Never
@@ -69,7 +78,7 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res
     res.destroy();
     return;
   }
-  const known = err instanceof AppError ? err : fromBodyParser(err);
+  const known = toKnownError(err);
   if (known) {
     const status = statusOf[known.code];
     for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);

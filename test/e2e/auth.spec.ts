@@ -15,7 +15,7 @@ test('the login page signs in and goes back to the page asked for', async ({ pag
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your shares');
 
   await page.locator('[data-test=sign-out]').click();
-  await expect(page).toHaveURL(/\/app\/login$/);
+  await expect(page).toHaveURL(/\/app\/login\?auto=0$/);
   await page.goto('/app/home');
   await expect(page).toHaveURL(/\/app\/login\?r=/);
 });

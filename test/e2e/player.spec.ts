@@ -112,3 +112,14 @@ test('the player page on a phone screen', async ({ userPage: page, mpd }) => {
   await expect(page.getByRole('link', { name: 'Red Album' })).toBeVisible();
   await screenshotsLightDark(page, 'player-library-phone');
 });
+
+test('the page reconnects by itself when the daemon comes back', async ({ userPage: page, mpd }) => {
+  await page.goto('/app/player');
+  await expect(page.locator('[data-test=live-state]')).toHaveText('Live');
+  await mpd.stop();
+  await expect(page.locator('[data-test=live-state]')).not.toHaveText('Live');
+  await mpd.start();
+  await expect(page.locator('[data-test=live-state]')).toHaveText('Live', { timeout: 30_000 });
+  mpd.mpc('add', 'Various/Green Album');
+  await expect(queueTitles(page).last()).toHaveText('Green Song "quoted"');
+});

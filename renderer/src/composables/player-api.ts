@@ -1,6 +1,6 @@
 // Calls of the music gateway (`/api/v1`) used by the player page. Commands go
-// (Relative imports end in .js here: the unit tests type-check this file under NodeNext.)
 // to `POST /api/v1/player/<id>`; the read-only conveniences use `playerspecial`.
+// (Relative imports end in .js here: the unit tests type-check this file under NodeNext.)
 import { apiFetch } from '../api/http.js';
 import { command } from './mpd-quote.js';
 import type { AlbumRef, Answer, PlayerInfo, PlayerStatus, QueueEntry, Song, StoredPlaylist } from './player-types.js';

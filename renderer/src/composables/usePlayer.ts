@@ -2,7 +2,7 @@
 // queue and stored playlists, loaded over HTTP and refreshed when the
 // WebSocket reports a change (no polling). The position of the playing song
 // advances locally between updates.
-import { computed, onScopeDispose, ref, shallowRef, type Ref } from 'vue';
+import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
 import { ApiError } from '../api/http';
 import { command } from './mpd-quote';
 import * as api from './player-api';
@@ -46,12 +46,16 @@ export function usePlayer(conn: Ref<string | null>) {
     }
   }
 
+  // Answers may arrive out of order: only the latest request of each kind is applied.
+  const latest = { status: 0, queue: 0, playlists: 0 };
+
   async function refreshStatus() {
     const id = conn.value;
     if (id === null) return;
+    const mine = ++latest.status;
     await guard(async () => {
       const [s, c] = await Promise.all([api.fetchStatus(id), api.fetchCurrentSong(id)]);
-      if (id !== conn.value) return;
+      if (id !== conn.value || mine !== latest.status) return;
       status.value = s;
       current.value = c;
       statusElapsed = s.elapsed ?? s.time?.start ?? 0;
@@ -64,22 +68,28 @@ export function usePlayer(conn: Ref<string | null>) {
   async function refreshQueue() {
     const id = conn.value;
     if (id === null) return;
+    const mine = ++latest.queue;
     await guard(async () => {
       const q = await api.fetchQueue(id);
-      if (id === conn.value) queue.value = q;
+      if (id === conn.value && mine === latest.queue) queue.value = q;
     });
   }
 
   async function refreshPlaylists() {
     const id = conn.value;
     if (id === null) return;
+    const mine = ++latest.playlists;
     await guard(async () => {
       const p = await api.fetchPlaylists(id);
-      if (id === conn.value) playlists.value = p;
+      if (id === conn.value && mine === latest.playlists) playlists.value = p;
     });
   }
 
   const refreshAll = () => Promise.all([refreshStatus(), refreshQueue(), refreshPlaylists()]);
+
+  // Load over HTTP at once, so the page works even when the socket cannot open; and
+  // again whenever the socket (re)opens, as changes made before it listened were not reported.
+  watch(conn, () => void refreshAll(), { immediate: true });
 
   const socket = usePlayerSocket(conn, {
     onOpen: () => void refreshAll(),

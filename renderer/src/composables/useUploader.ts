@@ -30,6 +30,8 @@ export interface UploadTarget {
   headers: () => Record<string, string>;
 }
 
+type TusUpload = typeof Upload;
+
 let nextKey = 1;
 
 /** One upload session (a list of files into one share). */
@@ -72,8 +74,7 @@ export function useUploader() {
     return error.message;
   }
 
-  async function uploadOne(item: UploadItem, picked: PickedFile, target: UploadTarget): Promise<void> {
-    const { Upload } = await import('tus-js-client');
+  async function uploadOne(Upload: TusUpload, item: UploadItem, picked: PickedFile, target: UploadTarget): Promise<void> {
     await new Promise<void>((resolve) => {
       const config = settings.config;
       const upload = new Upload(picked.file, {
@@ -124,9 +125,10 @@ export function useUploader() {
     samples = [];
     speed.value = 0;
     try {
+      const { Upload } = await import('tus-js-client');
       for (let i = 0; i < files.length; i++) {
         while (paused.value) await new Promise<void>((r) => (wake = r));
-        await uploadOne(items[i]!, files[i]!, target);
+        await uploadOne(Upload, items[i]!, files[i]!, target);
       }
     } finally {
       running.value = false;

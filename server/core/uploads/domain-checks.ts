@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '../../common/errors.js';
+import { isStorageFull, messagesOf } from '../../common/storage-full.js';
 import type { DomainCheck } from '../../config/types.js';
 
 /**
@@ -11,13 +12,9 @@ export const mapStoreError = (err: unknown, checks: readonly DomainCheck[]): unk
   if (isAppError(err)) return err;
   const text = messagesOf(err).toLowerCase();
   const hit = checks.find((c) => c.enabled && c.native !== '' && text.includes(c.native.toLowerCase()));
-  return hit ? new AppError('domain-check', hit.message, { cause: err }) : err;
+  if (hit) return new AppError('domain-check', hit.message, { cause: err });
+  if (isStorageFull(err)) return new AppError('storage-full', 'There is no space left on the server for this upload.', { cause: err });
+  return err;
 };
 
-/** The message of an error and of its causes (drivers wrap the database's text). */
-const messagesOf = (err: unknown, depth = 0): string => {
-  if (depth > 5 || err === null || err === undefined) return '';
-  if (typeof err !== 'object') return String(err);
-  const e = err as { message?: unknown; cause?: unknown };
-  return `${typeof e.message === 'string' ? e.message : ''}\n${messagesOf(e.cause, depth + 1)}`;
-};
+

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 /**
  * The core of tus uploads, called by the tus adapter in `server/http/tus/`:
  * creation reserves the declared length against the share's quota before a
@@ -120,7 +121,9 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
       const h = hashFor(f, offset);
       let hashed = offset;
       async function* tap(): AsyncGenerator<Buffer> {
-        for await (const raw of data) {
+        // a failed store must not destroy the request: the client is still sending and must get the answer
+        const source = data instanceof Readable ? data.iterator({ destroyOnReturn: false }) : data;
+        for await (const raw of source) {
           const chunk = asBuffer(raw);
           h?.hash.update(chunk);
           hashed += chunk.length;

@@ -15,13 +15,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server, type ServerOptions } from '@tus/server';
 import type { Locker } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError, badRequest } from '../../common/errors.js';
+import { badRequest } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import type { Accessor } from '../../core/shares/accessor.js';
 import { decodeHeaderName } from '../../core/uploads/file-name.js';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
-import { statusOf } from '../error-mapping.js';
+import { statusOf, toKnownError } from '../error-mapping.js';
 import { PierDataStore } from './pier-datastore.js';
 
 export type AccessorResolver = (req: Request, res: Response) => Accessor | Promise<Accessor>;
@@ -65,9 +65,10 @@ export interface TusMount {
 
 /** The status and text body of a failed tus request (also for errors not raised by the core). */
 const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: string): { status_code: number; body: string } | undefined => {
-  if (err instanceof AppError) {
-    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-    return { status_code: statusOf[err.code], body: `${err.message}\n` };
+  const known = toKnownError(err);
+  if (known) {
+    for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
+    return { status_code: statusOf[known.code], body: `${known.message}\n` };
   }
   const e = err as { status_code?: unknown; body?: unknown };
   if (typeof e.status_code === 'number' && e.status_code < 500) return undefined;
@@ -79,6 +80,31 @@ const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: str
   });
   return { status_code: 500, body: `An unexpected error occurred (error id ${errorId}).\n` };
 };
+
+/** Discards what is left of a request body (at most 64 MiB or 30 s, then the connection is dropped). */
+const drain = (req: IncomingMessage): Promise<void> =>
+  new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) return resolve();
+    let left = 64 * 1024 * 1024;
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      req.destroy();
+      done();
+    }, 30_000);
+    req.on('data', (c: Buffer) => {
+      left -= c.length;
+      if (left < 0) {
+        req.destroy();
+        done();
+      }
+    });
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
 
 /** The express handler of every tus route of one mount. */
 export const createTusHandler = (mount: TusMount): RequestHandler => {
@@ -153,6 +179,8 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(stored) }).end();
     } catch (e) {
       const answer = errorAnswer(e, res, mount.log, 'PATCH');
+      // Read the rest of the chunk first: a client still sending would see a reset instead of the answer.
+      await drain(req);
       if (answer) text(answer.status_code, answer.body);
       else text(400, 'The request could not be read.\n');
     } finally {
