@@ -3,6 +3,8 @@ import type { ErrorRequestHandler } from 'express';
 import { AppError, type ErrorCode } from '../common/errors.js';
 import type { Logger } from '../common/log.js';
 import { isStorageFull } from '../common/storage-full.js';
+import { isUnavailable } from '../common/unavailable.js';
+import { drain } from './drain.js';
 
 /** The one place where error codes become HTTP status codes. */
 export const statusOf: Record<ErrorCode, number> = {
@@ -64,6 +66,7 @@ const fromBodyParser = (err: unknown): AppError | undefined => {
 export const toKnownError = (err: unknown): AppError | undefined => {
   if (err instanceof AppError) return err;
   if (isStorageFull(err)) return new AppError('storage-full', 'There is no space left on the server.', { cause: err });
+  if (isUnavailable(err)) return new AppError('unavailable', 'A service the server depends on (file store, database) is not reachable. Try again later.', { cause: err });
   return fromBodyParser(err);
 };
 
@@ -72,7 +75,9 @@ export const toKnownError = (err: unknown): AppError | undefined => {
  * result; anything else is a 500 with an error id that is also logged. Never
  * a stack trace in a response.
  */
-export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, next) => {
+export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, req, res, next) => {
+  // A client still sending its body would see a reset instead of the answer.
+  await drain(req);
   if (res.headersSent) {
     log.warn('Error after the response started', { path: req.path, error: String(err) });
     res.destroy();
@@ -84,7 +89,7 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res
     for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
     if (known.code === 'rate-limited' && known.retryAfterSeconds) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     if (known.code === 'password-required') res.setHeader('WWW-Authenticate', 'Service realm="share"');
-    if (status >= 500) log.error(known.message, { path: req.path, code: known.code });
+    if (status >= 500) log.error(known.message, { path: req.path, code: known.code, cause: known.cause === undefined ? undefined : String(known.cause) });
     res.status(status).json({ success: false, message: known.message });
     return;
   }

@@ -18,6 +18,10 @@ export interface S3rverInstance {
   region: string;
   /** stops the server and removes its directory */
   stop(): Promise<void>;
+  /** takes the endpoint down, keeping the objects (an outage) */
+  pause(): Promise<void>;
+  /** brings it back on the same address with the same objects */
+  resume(): Promise<void>;
 }
 
 /** s3rver accepts these credentials only. */
@@ -34,15 +38,24 @@ export async function startS3rver(): Promise<S3rverInstance> {
     throw e;
   }
   let stopped: Promise<void> | undefined;
+  let current = server;
+  const port = address.port;
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     accessKey: KEY,
     secretKey: KEY,
     region: 'us-east-1',
     stop: () =>
-      (stopped ??= server
+      (stopped ??= current
         .close()
         .catch(() => undefined)
         .finally(() => rmSync(directory, { recursive: true, force: true }))),
+    pause: async () => {
+      await current.close();
+    },
+    resume: async () => {
+      current = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
+      await current.run();
+    },
   };
 }

@@ -22,11 +22,39 @@ export const setFileSecurityHeaders = (res: Response): void => {
   for (const [k, v] of Object.entries(fileSecurityHeaders)) res.setHeader(k, v);
 };
 
+/**
+ * Resolves once the source has bytes (or ended) and rejects when it fails
+ * first, so a store that cannot be read (S3 down) is answered with a status
+ * instead of a dropped connection.
+ */
+const firstBytes = (src: Readable): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const done = (e?: unknown) => {
+      src.off('readable', ok);
+      src.off('end', ok);
+      src.off('error', done);
+      if (e === undefined) resolve();
+      else reject(e instanceof Error ? e : new Error(String(e)));
+    };
+    const ok = () => done();
+    src.once('readable', ok);
+    src.once('end', ok);
+    src.once('error', done);
+  });
+
 const stream = async (res: Response, open: () => Readable | Promise<void>, log: Logger): Promise<void> => {
   try {
     const src = open();
     if (src instanceof Promise) await src;
-    else await pipeline(src, res);
+    else {
+      try {
+        await firstBytes(src);
+      } catch (e) {
+        src.destroy();
+        throw e;
+      }
+      await pipeline(src, res);
+    }
   } catch (e) {
     if (isPrematureClose(e) || res.destroyed) return;
     if (!res.headersSent) throw e;

@@ -21,6 +21,7 @@ import type { Logger } from '../../common/log.js';
 import type { Accessor } from '../../core/shares/accessor.js';
 import { decodeHeaderName } from '../../core/uploads/file-name.js';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
+import { drain } from '../drain.js';
 import { statusOf, toKnownError } from '../error-mapping.js';
 import { PierDataStore } from './pier-datastore.js';
 
@@ -80,31 +81,6 @@ const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: str
   });
   return { status_code: 500, body: `An unexpected error occurred (error id ${errorId}).\n` };
 };
-
-/** Discards what is left of a request body (at most 64 MiB or 30 s, then the connection is dropped). */
-const drain = (req: IncomingMessage): Promise<void> =>
-  new Promise((resolve) => {
-    if (req.readableEnded || req.destroyed) return resolve();
-    let left = 64 * 1024 * 1024;
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      req.destroy();
-      done();
-    }, 30_000);
-    req.on('data', (c: Buffer) => {
-      left -= c.length;
-      if (left < 0) {
-        req.destroy();
-        done();
-      }
-    });
-    req.once('end', done);
-    req.once('close', done);
-    req.resume();
-  });
 
 /** The express handler of every tus route of one mount. */
 export const createTusHandler = (mount: TusMount): RequestHandler => {
