@@ -90,7 +90,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.get('/', (_req, res) => {
     res.redirect(303, '/app');
   });
-  app.use('/app', webAppRouter());
+  app.use('/app', webAppRouter(deps.config.webapp.customHead));
   app.use('/custom', customRouter(deps.config.customContent));
 
   app.use((_req, _res, next) => {
