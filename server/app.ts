@@ -150,6 +150,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
       gateway?.close();
       mailTransport.close();
       await cleanup.stop();
+      await uploads.locks.releaseAll().catch(() => undefined);
       await checksums.stop();
       await stores.close?.();
       await db.close();

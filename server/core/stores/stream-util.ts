@@ -40,7 +40,8 @@ export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: num
  * may be shorter), starting with `first` bytes for the first piece (to fill
  * a partial chunk). Calls `write(piece)` for each complete piece and, when the
  * stream ends or fails, for what is pending, then rethrows any failure; so
- * everything received is written. Holds at most one piece in memory.
+ * everything received is written. Holds at most two pieces in memory
+ * (one being written, one being filled).
  */
 export async function writeInPieces(
   data: AsyncIterable<Uint8Array>,
@@ -52,15 +53,20 @@ export async function writeInPieces(
   let parts: Buffer[] = [];
   let have = 0;
   let written = 0;
+  // One write in flight while the next piece is read: the network and the
+  // store work at the same time, and the pieces are written in order.
+  let inflight: Promise<void> = Promise.resolve();
   const flush = async (final: boolean): Promise<void> => {
     if (have === 0) return;
     const piece = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
     parts = [];
     const n = have;
     have = 0;
-    await write(piece, final);
-    written += n;
     want = size;
+    await inflight; // rethrows a failed earlier write: nothing after it is written
+    inflight = write(piece, final).then(() => {
+      written += n;
+    });
   };
   let failure: unknown;
   try {
@@ -77,8 +83,13 @@ export async function writeInPieces(
   } catch (e) {
     failure = e;
   }
-  // Keep what arrived before a failure, so the client can resume from there.
-  await flush(true);
+  try {
+    // Keep what arrived before a failure of the source, so the client can resume from there.
+    await flush(true);
+    await inflight;
+  } catch (e) {
+    failure ??= e;
+  }
   if (failure !== undefined) throw failure;
   return written;
 }

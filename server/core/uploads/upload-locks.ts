@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import type { Database } from '../../db/schema.js';
+import { randomId } from '../../common/ids.js';
 
 /**
  * Per-upload locks in the database, so that servers sharing one database
@@ -8,6 +9,10 @@ import type { Database } from '../../db/schema.js';
  * renews it, so a crashed server blocks an upload for one lifetime at most.
  */
 export interface UploadLocks {
+  /** this server's owner token (random per start) */
+  readonly owner: string;
+  /** Gives up every lock this server holds (at shutdown, so others need not wait for expiry). */
+  releaseAll(): Promise<void>;
   /** Takes the lock for `owner` unless another owner holds an unexpired one; true when `owner` holds it now. */
   tryAcquire(uploadId: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Extends the holder's lock; false when it was lost (expired and taken over). */
@@ -16,17 +21,29 @@ export interface UploadLocks {
   release(uploadId: string, owner: string): Promise<void>;
 }
 
-export const createUploadLocks = (db: Kysely<Database>, clock: Clock): UploadLocks => ({
+export const createUploadLocks = (db: Kysely<Database>, clock: Clock, owner = randomId()): UploadLocks => ({
+  owner,
+  async releaseAll() {
+    await db.deleteFrom('upload_locks').where('owner', '=', owner).execute();
+  },
   async tryAcquire(id, owner, ttlMs) {
     const now = clock.now();
-    await db.deleteFrom('upload_locks').where('id', '=', id).where('expires', '<', now).execute();
+    // a read first: the common case is this owner taking its lock again for the next chunk
+    const row = await db.selectFrom('upload_locks').select(['owner', 'expires']).where('id', '=', id).executeTakeFirst();
+    if (row) {
+      if (row.owner === owner) {
+        await db.updateTable('upload_locks').set({ expires: now + ttlMs }).where('id', '=', id).where('owner', '=', owner).execute();
+        return true;
+      }
+      if (Number(row.expires) >= now) return false;
+      await db.deleteFrom('upload_locks').where('id', '=', id).where('expires', '<', now).execute();
+    }
     try {
       await db.insertInto('upload_locks').values({ id, owner, expires: now + ttlMs }).execute();
       return true;
     } catch {
-      // The primary key refused it: someone holds the lock (maybe this owner already).
-      const row = await db.selectFrom('upload_locks').select('owner').where('id', '=', id).executeTakeFirst();
-      return row?.owner === owner;
+      // The primary key refused it: another server took the lock in the meantime.
+      return false;
     }
   },
   async renew(id, owner, ttlMs) {

@@ -2,12 +2,11 @@
  * The tus `Locker` of Pier: a request first takes the in-process lock of
  * `@tus/server` (a newer request for the same upload ends the older one), then
  * the upload's lock in the database, which servers sharing the database
- * respect. The database lock is renewed while held and expires when its
- * server dies.
+ * respect. The database lock is renewed while held and expires (15 s) when
+ * its server dies.
  */
 import { MemoryLocker } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
-import { randomId } from '../../common/ids.js';
 import type { UploadLocks } from '../../core/uploads/upload-locks.js';
 
 export interface DatabaseLockerOptions {
@@ -16,23 +15,30 @@ export interface DatabaseLockerOptions {
   /** how long a request waits for another server's lock */
   acquireTimeoutMs?: number;
   pollMs?: number;
+  /** how long the database lock is kept after a request, so the next chunk takes it cheaply */
+  lingerMs?: number;
 }
 
 export class DatabaseLocker implements Locker {
   private readonly memory = new MemoryLocker();
-  /** this process: one owner for all its requests (the in-process lock orders them) */
-  private readonly owner = randomId();
+  /** this server: one owner for all its requests (the in-process lock orders them) */
+  private readonly owner: string;
   private readonly ttlMs: number;
   private readonly acquireTimeoutMs: number;
   private readonly pollMs: number;
+  /** database locks kept for a moment after a request, for the same client's next chunk */
+  private readonly lingering = new Map<string, NodeJS.Timeout>();
+  private readonly lingerMs: number;
 
   constructor(
     private readonly locks: UploadLocks,
     options: DatabaseLockerOptions = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 30_000;
+    this.owner = locks.owner;
+    this.ttlMs = options.ttlMs ?? 15_000;
     this.acquireTimeoutMs = options.acquireTimeoutMs ?? 30_000;
     this.pollMs = options.pollMs ?? 100;
+    this.lingerMs = options.lingerMs ?? 500;
   }
 
   newLock(id: string): Lock {
@@ -41,6 +47,9 @@ export class DatabaseLocker implements Locker {
     return {
       lock: async (signal: AbortSignal, requestRelease: RequestRelease): Promise<void> => {
         await local.lock(signal, requestRelease);
+        const pending = this.lingering.get(id);
+        if (pending) clearTimeout(pending);
+        this.lingering.delete(id);
         const deadline = Date.now() + this.acquireTimeoutMs;
         try {
           while (!(await this.locks.tryAcquire(id, this.owner, this.ttlMs))) {
@@ -59,11 +68,15 @@ export class DatabaseLocker implements Locker {
       unlock: async (): Promise<void> => {
         if (heartbeat) clearInterval(heartbeat);
         heartbeat = undefined;
-        try {
-          await this.locks.release(id, this.owner);
-        } finally {
-          await local.unlock();
-        }
+        // Keep the database lock a moment: a client's next chunk usually follows at once.
+        const release = setTimeout(() => {
+          if (this.lingering.get(id) !== release) return;
+          this.lingering.delete(id);
+          void this.locks.release(id, this.owner).catch(() => undefined);
+        }, this.lingerMs);
+        release.unref();
+        this.lingering.set(id, release);
+        await local.unlock();
       },
     };
   }
