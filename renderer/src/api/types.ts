@@ -28,6 +28,7 @@ export interface AppConfig {
   mailEnabled: boolean;
   oauthOnly: boolean;
   aliasMemberEnabled: boolean;
+  playerEnabled: boolean;
   oauthAutoRedirect: boolean;
   proxyAuthEnabled: boolean;
   proxyOnly: boolean;

@@ -28,6 +28,7 @@ export const fallbackConfig: AppConfig = {
   mailEnabled: false,
   oauthOnly: false,
   aliasMemberEnabled: true,
+  playerEnabled: true,
   oauthAutoRedirect: true,
   proxyAuthEnabled: false,
   proxyOnly: false,

@@ -22,6 +22,8 @@ export interface ClientSettings {
   mailEnabled: boolean;
   oauthOnly: boolean;
   aliasMemberEnabled: boolean;
+  /** whether the music player gateway is on (the web client hides the player otherwise) */
+  playerEnabled: boolean;
   oauthAutoRedirect: boolean;
   proxyAuthEnabled: boolean;
   proxyOnly: boolean;
@@ -67,6 +69,7 @@ export const clientSettings = (config: Config, baseUrl: string): ClientSettings 
     mailEnabled: mail.enabled,
     oauthOnly: !passwordModules && !auth.proxy.enabled && oauth.length > 0,
     aliasMemberEnabled: config.aliasMemberEnabled,
+    playerEnabled: config.player.enabled,
     oauthAutoRedirect: w.oauthAutoRedirect,
     proxyAuthEnabled: auth.proxy.enabled,
     proxyOnly: auth.proxy.enabled && !passwordModules && oauth.length === 0,

@@ -4,7 +4,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 const FIELDS = [
   'appName', 'baseUrl', 'logoUrl', 'logoUrlDark', 'iconUrl', 'iconUrlDark', 'footerText', 'footerVisible',
   'signupMode', 'oauthConfig', 'chunkSize', 'maxValidity', 'maxSize', 'authRefreshTime', 'defaultValidity',
-  'zipMaxSize', 'retryDelays', 'mailEnabled', 'oauthOnly', 'aliasMemberEnabled', 'oauthAutoRedirect',
+  'zipMaxSize', 'retryDelays', 'mailEnabled', 'oauthOnly', 'aliasMemberEnabled', 'playerEnabled', 'oauthAutoRedirect',
   'proxyAuthEnabled', 'proxyOnly', 'hideLoginForm', 'sharePasswordRequired', 'autoPublishEnabled',
   'welcomeMessage', 'defaultLanguage', 'initialTheme', 'defaultTimezone', 'initialPage',
 ];
@@ -35,6 +35,7 @@ describe('client settings and version', () => {
       mailEnabled: false,
       oauthOnly: false,
       aliasMemberEnabled: true,
+      playerEnabled: true,
       oauthAutoRedirect: true,
       proxyAuthEnabled: false,
       proxyOnly: false,
@@ -68,6 +69,7 @@ describe('client settings from configuration', () => {
       config: {
         'base-url': 'https://pier.example.test',
         'alias-member-enabled': false,
+        player: { enabled: false },
         webapp: { 'app-name': 'Dock', 'chunk-size': '2M', 'retry-delays': [0, 100], 'auto-publish-enabled': true },
         backend: {
           signup: { mode: 'invite' },
@@ -97,6 +99,7 @@ describe('client settings from configuration', () => {
         sharePasswordRequired: true,
         autoPublishEnabled: true,
         aliasMemberEnabled: false,
+        playerEnabled: false,
         maxSize: 10 * 1024 * 1024,
         zipMaxSize: 10 * 1024 * 1024,
         oauthConfig: [{ id: 'prov', name: 'Provider', icon: 'fa-openid' }],
