@@ -67,6 +67,8 @@ export async function writeInPieces(
     inflight = write(piece, final).then(() => {
       written += n;
     });
+    // awaited later; until then a failure must not count as unhandled
+    inflight.catch(() => undefined);
   };
   let failure: unknown;
   try {

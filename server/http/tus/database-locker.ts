@@ -22,7 +22,9 @@ export interface DatabaseLockerOptions {
 export class DatabaseLocker implements Locker {
   private readonly memory = new MemoryLocker();
   /** this server: one owner for all its requests (the in-process lock orders them) */
-  private readonly owner: string;
+  private get owner(): string {
+    return this.locks.owner;
+  }
   private readonly ttlMs: number;
   private readonly acquireTimeoutMs: number;
   private readonly pollMs: number;
@@ -34,7 +36,6 @@ export class DatabaseLocker implements Locker {
     private readonly locks: UploadLocks,
     options: DatabaseLockerOptions = {},
   ) {
-    this.owner = locks.owner;
     this.ttlMs = options.ttlMs ?? 15_000;
     this.acquireTimeoutMs = options.acquireTimeoutMs ?? 30_000;
     this.pollMs = options.pollMs ?? 100;
