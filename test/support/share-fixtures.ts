@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { silentLogger } from '../../server/common/log.js';
 import { openDatabase } from '../../server/db/connect.js';
 import type { Database } from '../../server/db/schema.js';
+import type { ShareDetail, ShareFile } from '../../server/core/shares/share.types.js';
 import type { Json, TestServer } from './server.js';
 
 export interface FixtureFile {
@@ -25,30 +26,9 @@ export interface ShareProps {
   description?: string | null;
 }
 
-export interface SharedFile {
-  id: string;
-  filename: string;
-  size: number;
-  mimetype: string;
-  checksum: string | null;
-  storedSize: number;
-  created: number;
-}
-
-export interface ShareDetailBody {
-  id: string;
-  name: string | null;
-  aliasId: string | null;
-  aliasName: string | null;
-  validity: number;
-  maxViews: number;
-  password: boolean;
-  descriptionRaw: string | null;
-  description: string | null;
-  created: number;
-  publishInfo: { id: string; enabled: boolean; views: number; publishDate: number; publishUntil: number; expired: boolean; lastAccess: number | null } | null;
-  files: SharedFile[];
-}
+/** The API's shapes, as the server defines them. */
+export type SharedFile = ShareFile;
+export type ShareDetailBody = ShareDetail;
 
 const DAY = 86_400_000;
 
