@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { formatDuration as fmt } from '../common/durations.js';
 import { formatSize } from '../common/sizes.js';
+import { parseIpRanges } from '../common/ip-ranges.js';
 import { showKey } from './paths.js';
 import type { Issues } from './resolve.js';
 import type { SpecValue } from './spec.js';
@@ -46,6 +47,15 @@ export const applyRules = (c: SpecValue, issues: Issues): void => {
   checkJdbc(c.backend.jdbc.url, r);
   checkStores(c, r);
   checkAuth(c, r);
+  for (const [i, entry] of c.trustedProxies.entries()) {
+    try {
+      parseIpRanges([entry]);
+    } catch (e) {
+      r.err(`trusted-proxies.${i}`, (e as Error).message);
+    }
+  }
+  if (c.backend.auth.sessionMax < c.backend.auth.sessionValid)
+    r.err('backend.auth.session-max', `must not be below backend.auth.session-valid (${fmt(c.backend.auth.sessionValid)}), got ${fmt(c.backend.auth.sessionMax)}`);
 
   const cc = c.backend.computeChecksum;
   if (cc.useDefault) cc.parallel = Math.max(1, availableParallelism() - 1);

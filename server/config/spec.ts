@@ -69,6 +69,10 @@ const server = {
     'download-chunk-size': size('4M', 'Amount of data returned for an open range request (`bytes=a-`)', { min: 1 }),
   }),
   'alias-member-enabled': bool(true, 'When false, searching users for alias membership is disabled and hidden in the web client'),
+  'trusted-proxies': strings(
+    [],
+    'Addresses of reverse proxies (IPs or CIDR ranges such as `10.0.0.0/8`) whose `X-Forwarded-*` headers and proxy-login headers are believed; empty: none',
+  ),
 };
 
 const logging = group(
@@ -134,6 +138,7 @@ const auth = group(
       { secret: true },
     ),
     'session-valid': duration('8 minutes', 'Token lifetime', { min: 1 }),
+    'session-max': duration('7 days', 'Renewal never extends a session beyond this time from its login', { min: 1 }),
     fixed: group('A fixed admin account from the configuration', {
       enabled: bool(false, 'Enable the module'),
       user: str('', 'Login of the admin account'),
@@ -347,6 +352,11 @@ const player = group(
     }),
     thumbnails: group('Resized covers (`size=N`)', {
       enabled: bool(true, 'Resize covers; when false `size` is ignored'),
+      sizes: ints(
+        [128, 256, 512, 1024],
+        'The only sizes kept on disk; an answer of `size=N` is scaled down from the smallest kept size of at least N (or the largest)',
+        { min: 1 },
+      ),
       directory: str(({ dataDir }) => `${dataDir}/thumbnails`, 'Where thumbnails are kept'),
       'max-parallel': int(2, 'Resizes running at once', { min: 1 }),
     }),
@@ -369,14 +379,30 @@ export const restserverSpec = group('service.restserver', {
     'Custom content (`custom-content`)',
   ),
   'rate-limit': group(
-    'Per client address; over the limit the answer is 429 with `Retry-After`',
+    'Per client address and per login; an attempt counts before it is checked; over the limit the answer is 429 with `Retry-After`',
     {
       enabled: bool(true, 'Limit failed attempts'),
-      'login-failures': int(10, 'Failed logins per window', { min: 1 }),
-      'share-password-failures': int(10, 'Wrong share passwords per window', { min: 1 }),
+      'login-failures': int(10, 'Login attempts per window, per client address and per login', { min: 1 }),
+      'share-password-failures': int(10, 'Share-password attempts per window, per client address and per share', { min: 1 }),
       window: duration('1 minute', 'Length of the window', { min: 1 }),
     },
     'Rate limits (`rate-limit`)',
+  ),
+  limits: group(
+    'Bounds on what one client can make the server do or keep',
+    {
+      'files-per-share': int(1000, 'Files one share may hold', { min: 1 }),
+      'shares-per-alias-per-hour': int(30, 'Shares guests may create through one upload link (alias) per hour', { min: 1 }),
+      'alias-mails-per-hour': int(10, 'Notification mails triggered by guests of one upload link per hour (and one per share)', { min: 0 }),
+      'mails-per-account-per-hour': int(30, 'Mails one account may send through `/sec/mail/send` per hour', { min: 0 }),
+      'description-length': int(20000, 'Characters a share description may have', { min: 1 }),
+      'websockets-per-user': int(4, 'Player WebSockets open at once per user (per client address for anonymous access)', { min: 1 }),
+      websockets: int(32, 'Player WebSockets open at once in all; keep it below the daemon\'s `max_connections`', { min: 1 }),
+      connections: int(512, 'HTTP connections open at once; more are closed at once', { min: 1 }),
+      'header-timeout': duration('20 seconds', 'Time a client has to send a request\'s headers', { min: 1 }),
+      'idle-timeout': duration('60 seconds', 'A connection that sends and receives nothing for this long is closed (a slow upload that keeps sending is not)', { min: 1 }),
+    },
+    'Limits (`limits`)',
   ),
 });
 

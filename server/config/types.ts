@@ -75,6 +75,8 @@ export interface Config {
   maxPageSize: number;
   fileDownload: { downloadChunkSize: number };
   aliasMemberEnabled: boolean;
+  /** addresses or CIDR ranges of reverse proxies whose forwarding headers are believed */
+  trustedProxies: string[];
   logging: { format: LogFormat; minimumLevel: LogLevel; levels: Record<string, LogLevel> };
   webapp: {
     appName: string;
@@ -102,6 +104,7 @@ export interface Config {
       /** the resolved secret bytes (configured, or generated and kept in data-dir) */
       serverSecret: Uint8Array;
       sessionValid: number;
+      sessionMax: number;
       fixed: LoginModuleBase & { user: string; password: string };
       http: LoginModuleBase & { url: string; method: string; body: string; contentType: string };
       httpBasic: LoginModuleBase & { url: string; method: string };
@@ -151,10 +154,22 @@ export interface Config {
     connections: Record<string, PlayerConnectionConfig>;
     cover: { names: string[]; extensions: string[] };
     booklet: { names: string[]; extensions: string[] };
-    thumbnails: { enabled: boolean; directory: string; maxParallel: number };
+    thumbnails: { enabled: boolean; sizes: number[]; directory: string; maxParallel: number };
     placeholderUrl: string;
     cacheSize: number;
   };
   customContent: { enabled: boolean; directory: string };
   rateLimit: { enabled: boolean; loginFailures: number; sharePasswordFailures: number; window: number };
+  limits: {
+    filesPerShare: number;
+    sharesPerAliasPerHour: number;
+    aliasMailsPerHour: number;
+    mailsPerAccountPerHour: number;
+    descriptionLength: number;
+    websocketsPerUser: number;
+    websockets: number;
+    connections: number;
+    headerTimeout: number;
+    idleTimeout: number;
+  };
 }

@@ -6,9 +6,6 @@ import type { Accessor } from '../core/shares/accessor.js';
 export const AUTH_HEADER = 'service-auth';
 export const AUTH_COOKIE = 'service_auth';
 
-/** The address of the client for rate limiting and logs: the socket peer, never a forwarded header. */
-export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
-
 /** A cookie's value from a raw `Cookie` header (for requests that do not pass through express). */
 export const cookieFromHeader = (header: string | undefined, name: string): string | undefined => {
   for (const part of (header ?? '').split(';')) {

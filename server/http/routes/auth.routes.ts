@@ -4,7 +4,6 @@ import type { RouteModule } from '../http-deps.js';
 import {
   caller,
   clearAuthCookie,
-  clientAddress,
   externalBaseUrl,
   query,
   setAuthCookie,
@@ -15,7 +14,7 @@ interface UserPass {
   password: string;
 }
 
-export const authRoutes: RouteModule = (api, { config, auth, oauth }) => {
+export const authRoutes: RouteModule = (api, { config, auth, oauth, origin }) => {
   const base = (req: Request) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
   const secure = (req: Request) => base(req).startsWith('https:');
   const answer = (req: Request, res: Response, result: AuthResult) => {
@@ -25,7 +24,7 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth }) => {
 
   api.route('post', '/api/v2/open/auth/login', async (req, res) => {
     const { account, password } = req.body as UserPass;
-    answer(req, res, await auth.login(account, password, clientAddress(req)));
+    answer(req, res, await auth.login(account, password, origin.clientAddress(req)));
   });
 
   api.route('post', '/api/v2/sec/auth/session', async (req, res) => {

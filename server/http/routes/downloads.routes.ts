@@ -7,7 +7,7 @@ import { fileSelection, sendFile, sendZip, setFileSecurityHeaders } from './down
 const param = (req: Request, name: string): string => String(req.params[name]);
 
 /** File and ZIP downloads: the owner's below `/sec/share/{id}`, the public ones below `/open/share/{pid}`. */
-export const downloadRoutes: RouteModule = (api, { shares, downloads, config, log }) => {
+export const downloadRoutes: RouteModule = (api, { shares, downloads, config, log, origin }) => {
   const chunk = config.fileDownload.downloadChunkSize;
   const dlog = log.child('downloads');
   const secured: RequestHandler = (_req, res, next) => {
@@ -29,7 +29,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
   });
 
   const publicFile: RequestHandler = async (req, res) => {
-    const access = await shares.openBytes(param(req, 'pid'), publicCredentials(req));
+    const access = await shares.openBytes(param(req, 'pid'), publicCredentials(req, origin));
     const file = await downloads.shareFile(access.share.id, param(req, 'fid'));
     await sendFile(req, res, file, downloads, chunk, dlog);
   };
@@ -38,7 +38,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
 
   api.route('get', '/api/v2/open/share/{pid}/zip', secured, async (req, res) => {
     const pid = param(req, 'pid');
-    const access = await shares.openBytes(pid, publicCredentials(req));
+    const access = await shares.openBytes(pid, publicCredentials(req, origin));
     const entries = await downloads.zipEntries(access.share.id, fileSelection(req));
     await sendZip(res, access.share.name ?? pid, entries, downloads, dlog);
   });

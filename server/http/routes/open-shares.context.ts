@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { SHARE_COOKIE } from '../../core/shares/share-cookie.js';
 import type { PublicCredentials } from '../../core/shares/public-share.js';
-import { clientAddress } from '../request-context.js';
+import type { ClientOrigin } from '../client-origin.js';
 
 export const PASSWORD_HEADER = 'service-password';
 
@@ -19,10 +19,10 @@ const decodePassword = (raw: string | undefined): string | undefined => {
 };
 
 /** What a public request brings to prove access: password header, share cookie, client address. */
-export const publicCredentials = (req: Request): PublicCredentials => ({
+export const publicCredentials = (req: Request, origin: ClientOrigin): PublicCredentials => ({
   password: decodePassword(req.get(PASSWORD_HEADER)),
   cookie: (req.cookies as Record<string, string> | undefined)?.[SHARE_COOKIE],
-  address: clientAddress(req),
+  address: origin.clientAddress(req),
 });
 
 /** Sets the share cookie: HttpOnly, SameSite=Lax, only sent to this share's public routes. */

@@ -114,12 +114,26 @@ describe('defaults', () => {
       },
       cover: { names: ['cover', 'folder', 'front', 'artwork', 'Cover', 'Folder'], extensions: ['jpg', 'jpeg', 'png', 'webp', 'gif'] },
       booklet: { names: ['booklet'], extensions: ['pdf'] },
-      thumbnails: { enabled: true, directory: `${c.dataDir}/thumbnails`, maxParallel: 2 },
+      thumbnails: { enabled: true, sizes: [128, 256, 512, 1024], directory: `${c.dataDir}/thumbnails`, maxParallel: 2 },
       placeholderUrl: '',
       cacheSize: 3000,
     });
     expect(c.customContent).toEqual({ enabled: false, directory: '' });
     expect(c.rateLimit).toEqual({ enabled: true, loginFailures: 10, sharePasswordFailures: 10, window: 60_000 });
+    expect(c.trustedProxies).toEqual([]);
+    expect(c.backend.auth.sessionMax).toBe(7 * 24 * 3600_000);
+    expect(c.limits).toEqual({
+      filesPerShare: 1000,
+      sharesPerAliasPerHour: 30,
+      aliasMailsPerHour: 10,
+      mailsPerAccountPerHour: 30,
+      descriptionLength: 20000,
+      websocketsPerUser: 4,
+      websockets: 32,
+      connections: 512,
+      headerTimeout: 20_000,
+      idleTimeout: 60_000,
+    });
   });
 
   it('returns a deeply frozen config', async () => {
