@@ -7,6 +7,7 @@ import type { Config } from './types.js';
 
 export { ConfigError, loadConfig, type LoadOptions } from './load.js';
 export { decodeSecret, resolveServerSecret, SECRET_FILE } from './secret.js';
+export { defaultDataDir } from './data-dir.js';
 export { renderConfigDocs } from './docs.js';
 export { isLocalUrl } from './rules.js';
 export type * from './types.js';

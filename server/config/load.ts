@@ -4,14 +4,14 @@
  * secret → a deeply frozen `Config`.
  */
 import { stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import parse from '@pushcorn/hocon-parser';
+import { defaultDataDir, prepareDataDir } from './data-dir.js';
 import { applyEnv, type Env } from './env.js';
 import { isObject } from './paths.js';
 import { resolveTree, type Issues } from './resolve.js';
 import { applyRules, isLocalUrl } from './rules.js';
-import { decodeSecret, resolveServerSecret } from './secret.js';
+import { decodeSecret, resolveServerSecret, SECRET_FILE } from './secret.js';
 import type { Raw, RawObject } from './spec-kit.js';
 import { restserverSpec, ROOT, type SpecValue } from './spec.js';
 import type { Config } from './types.js';
@@ -39,6 +39,8 @@ export interface LoadOptions {
   env?: Env;
   /** defaults of the embedding program, e.g. the desktop app's user-data folder */
   defaults?: { dataDir?: string };
+  /** the platform whose conventions apply (default data folder, POSIX checks); tests only */
+  platform?: NodeJS.Platform;
 }
 
 // The spec must load into exactly `Config`, apart from the two values computed here.
@@ -53,16 +55,19 @@ void specMatchesConfig;
 
 /**
  * Loads, validates and freezes the configuration. Returns the warnings (unknown
- * keys, capped values, data in the temp dir, ...) for the caller to log.
+ * keys, capped values, ...) for the caller to log.
  * Throws `ConfigError` listing every problem, including an unreadable file.
- * When no secret is configured, `<data-dir>/server-secret` is read or created.
+ * The data directory is created (0700) when missing and refused when another
+ * user owns it or others can write to it (not checked on Windows). When no
+ * secret is configured, `<data-dir>/server-secret` is read or created.
  */
 export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: Config; warnings: string[] }> => {
   const env = options.env ?? {};
   const issues: Issues = { errors: [], warnings: [] };
   const tree = options.file === undefined ? {} : await readTree(options.file, env, issues);
 
-  const dataDir = resolveDataDir(tree, env, options.defaults?.dataDir, issues);
+  const platform = options.platform ?? process.platform;
+  const dataDir = resolveDataDir(tree, env, options.defaults?.dataDir ?? defaultDataDir(env, platform), issues);
   applyEnv(restserverSpec, tree, env, { dataDir }, issues);
   const value = resolveTree(restserverSpec, tree, { dataDir }, issues) as SpecValue;
   value.dataDir = dataDir;
@@ -78,9 +83,17 @@ export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: C
   }
   if (issues.errors.length > 0) throw new ConfigError(issues.errors, issues.warnings);
 
+  try {
+    await prepareDataDir(dataDir, platform);
+  } catch (e) {
+    throw new ConfigError([`${ROOT}.data-dir: ${(e as Error).message}`], issues.warnings);
+  }
   let secret: Uint8Array;
   try {
-    secret = (await resolveServerSecret(configured, dataDir)).secret;
+    const resolved = await resolveServerSecret(configured, dataDir);
+    secret = resolved.secret;
+    if (resolved.tightened)
+      issues.warnings.push(`${ROOT}.backend.auth.server-secret: ${join(dataDir, SECRET_FILE)} could be read by others; it is 0600 now`);
   } catch (e) {
     throw new ConfigError([`${ROOT}.backend.auth.server-secret: ${(e as Error).message}`], issues.warnings);
   }
@@ -118,16 +131,13 @@ const readTree = async (file: string, env: Env, issues: Issues): Promise<RawObje
   return {};
 };
 
-/** `data-dir` from the environment, the file, the caller's default or the temp dir (with a warning). */
-const resolveDataDir = (tree: RawObject, env: Env, fallback: string | undefined, issues: Issues): string => {
+/** `data-dir` from the environment, the file, or else `fallback` (the caller's default or the user's data folder). */
+const resolveDataDir = (tree: RawObject, env: Env, fallback: string, issues: Issues): string => {
   const configured = env['SERVICE_DATA_DIR'] ?? tree['data-dir'];
   if (typeof configured === 'string' && configured.trim() !== '') return resolve(configured);
   if (configured !== undefined && configured !== '')
     issues.errors.push(`${ROOT}.data-dir: expected a directory, got ${JSON.stringify(configured)}`);
-  if (fallback !== undefined) return resolve(fallback);
-  const dir = join(tmpdir(), 'pier');
-  issues.warnings.push(`${ROOT}.data-dir: not configured, using ${dir}; data there may be lost on reboot`);
-  return dir;
+  return resolve(fallback);
 };
 
 /** Freezes `value` and everything reachable from it (typed arrays cannot be frozen and are left as they are). */

@@ -4,8 +4,9 @@
  * restarts and no two installs share a secret.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { hasPosixModes, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, untrusted } from './data-dir.js';
 
 /** Name of the generated secret's file inside the data directory. */
 export const SECRET_FILE = 'server-secret';
@@ -29,25 +30,36 @@ export const decodeSecret = (text: string): Uint8Array => {
   return new Uint8Array(Buffer.from(text, 'utf8'));
 };
 
+export interface ResolvedSecret {
+  secret: Uint8Array;
+  generated: boolean;
+  /** the file was readable by others and has been made private (0600) */
+  tightened?: boolean;
+}
+
 /**
  * The secret bytes: decoded from `configured` when it is not empty; otherwise
  * read from `<dataDir>/server-secret`, which is created (with 32 random bytes,
- * mode 0600, atomically) when missing. Processes racing to create it all end
- * up with the content of the one file that won. Throws when the file cannot be
- * read or written, or holds an invalid secret.
+ * mode 0600 whatever the umask, atomically) when missing. Processes racing to
+ * create it all end up with the content of the one file that won.
+ *
+ * A secret file that another user owns or that group or others can write is
+ * refused (someone may have planted it to forge tokens); one of this user that
+ * others can only read is made 0600. Not checked on Windows (no POSIX modes).
+ * Throws when the file is refused, cannot be read or written, or holds an
+ * invalid secret.
  */
-export const resolveServerSecret = async (
-  configured: string,
-  dataDir: string,
-): Promise<{ secret: Uint8Array; generated: boolean }> => {
+export const resolveServerSecret = async (configured: string, dataDir: string): Promise<ResolvedSecret> => {
   if (configured !== '') return { secret: decodeSecret(configured), generated: false };
   const file = join(dataDir, SECRET_FILE);
   const existing = await readSecretFile(file);
-  if (existing) return { secret: existing, generated: false };
+  if (existing) return { ...existing, generated: false };
 
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, `hex:${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flush: true });
+  await writeFile(temp, `hex:${randomBytes(32).toString('hex')}\n`, { mode: PRIVATE_FILE_MODE, flush: true });
+  // the umask may have taken bits away from the mode given to writeFile
+  if (hasPosixModes()) await chmod(temp, PRIVATE_FILE_MODE);
   try {
     // link() publishes the complete file but, unlike rename(), never replaces
     // one that another process published first: the loser then reads the winner's.
@@ -61,24 +73,49 @@ export const resolveServerSecret = async (
   } finally {
     await unlink(temp).catch(() => undefined);
   }
-  const secret = await readSecretFile(file);
-  if (!secret) throw new Error(`${file} vanished while it was being created`);
-  return { secret, generated: true };
+  const read = await readSecretFile(file);
+  if (!read) throw new Error(`${file} vanished while it was being created`);
+  return { secret: read.secret, generated: true };
 };
 
 const code = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 
-/** The secret in `file` (same syntax as the configuration), or undefined when there is no file. */
-const readSecretFile = async (file: string): Promise<Uint8Array | undefined> => {
-  let text: string;
+/**
+ * The secret in `file` (same syntax as the configuration), or undefined when
+ * there is no file. Owner and mode are checked on the opened file itself, so
+ * what is checked is what is read.
+ */
+const readSecretFile = async (file: string): Promise<{ secret: Uint8Array; tightened: boolean } | undefined> => {
+  let handle;
   try {
-    text = await readFile(file, 'utf8');
+    handle = await open(file, 'r');
   } catch (e) {
     if (code(e) === 'ENOENT') return undefined;
     throw e;
   }
+  let text: string;
+  let tightened = false;
   try {
-    return decodeSecret(text.trim());
+    if (hasPosixModes()) {
+      const st = await handle.stat();
+      if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+      const why = untrusted(file, st);
+      if (why !== undefined)
+        throw new Error(
+          `${why}: it may have been planted to forge tokens, so it is not used. ` +
+            'Delete it (a new secret is generated at the next start; everyone signs in again) or configure the secret',
+        );
+      if ((st.mode & 0o077) !== 0) {
+        await handle.chmod(PRIVATE_FILE_MODE);
+        tightened = true;
+      }
+    }
+    text = await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+  try {
+    return { secret: decodeSecret(text.trim()), tightened };
   } catch (e) {
     throw new Error(`${file}: ${(e as Error).message}`, { cause: e });
   }

@@ -61,8 +61,8 @@ const server = {
   }),
   'data-dir': str(
     ({ dataDir }) => dataDir,
-    'Where the generated server secret, the embedded database, thumbnails and the default file-system store live. The OS temp dir may be emptied on reboot: set it (the desktop app uses its user-data folder)',
-    { shownDefault: '<os temp dir>/pier' },
+    'Where the generated server secret, the embedded database, thumbnails and the default file-system store live. The default is the user’s data folder: `$XDG_DATA_HOME/pier` (else `~/.local/share/pier`) on Linux, `~/Library/Application Support/Pier` on macOS, `%LOCALAPPDATA%\\Pier` on Windows; the desktop app uses its user-data folder. Created with mode 0700; the secret, the database and stored files are 0600. Start-up refuses a directory or `server-secret` file that another user owns or that group or others can write (not checked on Windows, which has no POSIX modes)',
+    { shownDefault: '<the user’s data folder>' },
   ),
   'max-page-size': int(100, 'Maximum size of result lists', { min: 1 }),
   'file-download': group('Downloads', {

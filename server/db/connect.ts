@@ -9,7 +9,7 @@
  * Numbers come back as JS numbers on every dialect (BIGINT, count(*), sum()),
  * binary columns as Buffers. The password never appears in errors or logs.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
@@ -171,7 +171,10 @@ function openSqlite(path: string, log: Logger): Db {
   const file = memory ? path : resolve(path);
   let database: SqliteDatabase.Database;
   try {
-    if (!memory) mkdirSync(dirname(file), { recursive: true });
+    if (!memory) {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      makePrivate(file);
+    }
     database = new SqliteDatabase(file);
     // first, so that the other pragmas wait for a process holding the file
     database.pragma('busy_timeout = 5000');
@@ -187,6 +190,25 @@ function openSqlite(path: string, log: Logger): Db {
   }
   log.info('Database opened', { dialect: 'sqlite', path: file });
   return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+}
+
+/**
+ * The database holds password hashes and file contents: owner-only (0600), whatever
+ * the umask. The file is created here, before SQLite opens it, because SQLite gives
+ * the -wal and -shm files it creates the mode of the database file; files left by an
+ * older version are made 0600 too. A file of another user (chmod refused) is left as
+ * it is: whether to trust the data directory is decided at start-up.
+ */
+function makePrivate(file: string): void {
+  if (process.platform === 'win32') return;
+  closeSync(openSync(file, constants.O_CREAT | constants.O_RDWR, 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(f, 0o600);
+    } catch (e) {
+      if (!['ENOENT', 'EPERM'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    }
+  }
 }
 
 const toNumber = (value: string): number => Number(value);

@@ -18,7 +18,7 @@
  * positioned write here, a few lines.
  */
 import { constants, createReadStream, lstatSync } from 'node:fs';
-import { lstat, mkdir, open, opendir, realpath, rmdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, opendir, realpath, rmdir, unlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BinaryRef, BinaryStore, NameHint } from './binary-store.js';
@@ -35,6 +35,9 @@ export interface FileSystemStoreOptions {
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 const MAX_TRIES = 10_000;
+/** Received files are private to the user running Pier, whatever the umask. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 
@@ -44,7 +47,9 @@ const refuse = (location: string, why: string): Error =>
 
 /** Creates the directory when needed and returns the store. */
 export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promise<BinaryStore> => {
-  await mkdir(opts.directory, { recursive: true });
+  // a directory made here is private; one that exists keeps the mode its owner chose
+  const made = await mkdir(opts.directory, { recursive: true, mode: DIR_MODE });
+  if (made !== undefined) await chmod(opts.directory, DIR_MODE);
   // The base itself may be a link (the operator's choice); everything below may not.
   const base = await realpath(opts.directory);
   const writeBytes = opts.writeBytes ?? 1024 * 1024;
@@ -88,9 +93,14 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
 
   const ensureFolder = async (folder: string): Promise<string> => {
     const dir = join(base, folder);
-    await mkdir(dir).catch((e: unknown) => {
-      if (errno(e) !== 'EEXIST') throw e;
-    });
+    const made = await mkdir(dir, { mode: DIR_MODE }).then(
+      () => true,
+      (e: unknown) => {
+        if (errno(e) !== 'EEXIST') throw e;
+        return false;
+      },
+    );
+    if (made) await chmod(dir, DIR_MODE);
     await checkDirs(folder, [dir]);
     return dir;
   };
@@ -102,8 +112,12 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
     for (let n = 0; n < MAX_TRIES; n++) {
       const candidate = numbered(name, n);
       try {
-        const fh = await open(join(dir, candidate), O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o644);
-        await fh.close();
+        const fh = await open(join(dir, candidate), O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, FILE_MODE);
+        try {
+          await fh.chmod(FILE_MODE);
+        } finally {
+          await fh.close();
+        }
         return `${folder}/${candidate}`;
       } catch (e) {
         if (errno(e) === 'EEXIST') continue;
@@ -133,7 +147,7 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
   const openForAppend = async (ref: BinaryRef, offset: number) => {
     const path = await locate(ref);
     try {
-      return await open(path, O_WRONLY | O_NOFOLLOW | (offset === 0 ? O_CREAT : 0), 0o644);
+      return await open(path, O_WRONLY | O_NOFOLLOW | (offset === 0 ? O_CREAT : 0), FILE_MODE);
     } catch (e) {
       if (errno(e) === 'ENOENT') throw offsetConflict(offset, 0);
       if (errno(e) === 'ELOOP') throw refuse(ref.location, 'a symbolic link');

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,39 @@ describe('the headless server command', () => {
     expect(again.out()).not.toContain('password:');
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
+  });
+
+  // Without a configured data-dir the server used to keep its secret, database and
+  // files in `<tmp>/pier`, where any local user could plant a server-secret (and forge
+  // tokens with it) or read the database. The default is the user's own data folder,
+  // created private.
+  it.runIf(process.platform === 'linux')('without any configuration keeps its data private in the user’s data folder', async () => {
+    const home = tempDir();
+    const r = run(process.execPath, [cli], { HOME: home, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1' });
+    cleanups.push(() => r.child.kill('SIGKILL'));
+    await waitFor(() => /Pier is running at (http:\/\/\S+)\/app/.exec(r.out()));
+    const data = join(home, '.local', 'share', 'pier');
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    expect(mode(data)).toBe(0o700);
+    expect(mode(join(data, 'server-secret'))).toBe(0o600);
+    expect(mode(join(data, 'pier.db'))).toBe(0o600);
+    expect(r.err()).not.toContain('data-dir');
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+  });
+
+  // A data directory that others can write to was accepted, so a secret planted in it
+  // signed valid tokens. Start-up refuses it, says why, and exits non-zero.
+  it.runIf(process.platform !== 'win32')('refuses a data directory that others can write to, saying why', async () => {
+    const data = tempDir();
+    chmodSync(data, 0o777);
+    const r = run(process.execPath, [cli], { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1' });
+    cleanups.push(() => r.child.kill('SIGKILL'));
+    expect(await r.exited).toBe(1);
+    expect(r.err()).toContain(`service.restserver.data-dir: ${data} can be written by group or others (mode 0777)`);
+    expect(r.err()).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(data, 'server-secret'))).toBe(false);
+    expect(r.out()).not.toContain('Pier is running');
   });
 
   it('reads a HOCON file given as the only argument; the environment wins over it', async () => {

@@ -146,11 +146,12 @@ describe('defaults', () => {
     }).toThrow(TypeError);
   });
 
-  it('uses <tmp>/pier as data-dir with a warning when none is configured', async () => {
-    // a configured secret keeps the test from writing into the shared temp dir
-    const { config, warnings } = await loadConfig({ env: { SERVICE_BACKEND_AUTH_SERVER_SECRET: 'hex:00112233' } });
-    expect(config.dataDir).toBe(join(tmpdir(), 'pier'));
-    expect(warnings.some((w) => w.includes('service.restserver.data-dir') && w.includes('lost on reboot'))).toBe(true);
+  it('uses the user’s data folder as data-dir when none is configured, not the shared temp dir', async () => {
+    const home = tempDir();
+    const { config, warnings } = await loadConfig({ env: { HOME: home, XDG_DATA_HOME: join(home, 'xdg') }, platform: 'linux' });
+    expect(config.dataDir).toBe(join(home, 'xdg', 'pier'));
+    expect(config.dataDir).not.toBe(join(tmpdir(), 'pier'));
+    expect(warnings).toEqual([]);
   });
 
   it('derives baseUrlIsLocal from the host of base-url', async () => {
