@@ -2,6 +2,7 @@
  * `Content-Disposition` with an RFC 6266 / RFC 8187 `filename*` and an ASCII
  * fallback, and the choice between inline and attachment.
  */
+import { cleanName } from '../uploads/file-name.js';
 
 /** Types a browser may show inline: none of them can carry script. Everything else is an attachment. */
 const inlineTypes = new Set([
@@ -31,15 +32,30 @@ const encodeExtValue = (s: string): string =>
     })
     .join('');
 
-/** Printable ASCII without quote, backslash and percent; anything else becomes `_`. */
+/** The name as sent: {@link cleanName}, separators as `_`, `download` for a name of nothing but dots and spaces. */
+const sentName = (filename: string): string => {
+  const name = cleanName(filename).replace(/[/\\]/g, '_');
+  return /^[\s.]*$/.test(name) ? 'download' : name;
+};
+
+/**
+ * The ASCII `filename` for clients without RFC 8187: compatibility forms
+ * folded first (NFKC, so fullwidth `．．／` is judged as the `../` it becomes),
+ * accents dropped, then printable ASCII without quote, backslash, percent and
+ * slash; anything else becomes `_`, and so do leading dots: the fallback is
+ * never a path and never starts with `.` or `..`.
+ */
 export const asciiFallback = (name: string): string => {
-  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  const ascii = Array.from(s, (c) => (/[\x20-\x7e]/.test(c) && !/["\\%]/.test(c) ? c : '_')).join('').trim();
+  const folded = cleanName(name).normalize('NFKC').normalize('NFD').replace(/\p{M}/gu, '');
+  const ascii = Array.from(folded, (c) => (/[\x20-\x7e]/.test(c) && !/["\\%/]/.test(c) ? c : '_'))
+    .join('')
+    .trim()
+    .replace(/^\.+/, (dots) => '_'.repeat(dots.length));
   return ascii || 'download';
 };
 
+/** The header for a file or ZIP named `filename`; the name is cleaned here, whatever was stored. */
 export const contentDisposition = (type: 'inline' | 'attachment', filename: string): string => {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const name = filename.replace(/[\x00-\x1f\x7f]/g, '') || 'download';
+  const name = sentName(filename);
   return `${type}; filename="${asciiFallback(name)}"; filename*=UTF-8''${encodeExtValue(name)}`;
 };

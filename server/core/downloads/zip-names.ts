@@ -1,10 +1,15 @@
 /**
  * ZIP entry names that cannot escape the archive root and never collide:
- * separators (`/`, `\`), control characters and the characters Windows
- * refuses become `_`, runs of dots become one dot (no `..` anywhere), leading dots and trailing dots or spaces go, and a
- * repeated name (compared case-insensitively, as many file systems do) gets
- * ` (1)`, ` (2)`, ... before its extension.
+ * {@link cleanName} first (no control or bidi characters), then separators
+ * (`/`, `\`, and their fullwidth and small forms, which extractors with a
+ * best-fit code page turn back into separators) and the characters Windows
+ * refuses become `_`, runs of dots become one dot (no `..` anywhere), leading
+ * dots and trailing dots or spaces go, and a repeated name (compared
+ * case-insensitively, as many file systems do) gets ` (1)`, ` (2)`, ...
+ * before its extension.
  */
+import { cleanName } from '../uploads/file-name.js';
+
 const MAX_BYTES = 240;
 
 const truncateUtf8 = (s: string, maxBytes: number): string => {
@@ -21,11 +26,8 @@ const truncateUtf8 = (s: string, maxBytes: number): string => {
 
 /** One safe path component (no directories), never empty. */
 export const safeEntryName = (name: string, fallback: string): string => {
-  let s = name
-    .normalize('NFC')
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .replace(/[/\\<>:"|?*]/g, '_')
+  let s = cleanName(name)
+    .replace(/[/\\<>:"|?*\uff0f\uff3c\ufe68]/g, '_')
     .replace(/\.{2,}/g, '.')
     .trim()
     .replace(/^\.+/, '')
