@@ -16,6 +16,7 @@ import type {
   SignupMode,
   SslType,
 } from '../preload/desktop-api.js';
+import { STORED_PASSWORD } from '../preload/desktop-api.js';
 
 export const SETTINGS_VERSION = 1;
 
@@ -68,6 +69,18 @@ export const defaultSettings = (): DesktopSettings => ({
 export const editable = (s: DesktopSettings): EditableSettings => {
   const { version: _v, invitePassword: _i, account: _a, ...rest } = s;
   return structuredClone(rest);
+};
+
+/**
+ * The settings as the settings page gets them: the editable part, with every stored
+ * password replaced by `STORED_PASSWORD`. Passwords never go back to a page.
+ */
+export const pageSettings = (s: DesktopSettings): EditableSettings => {
+  const page = editable(s);
+  const mask = (password: string) => (password === '' ? '' : STORED_PASSWORD);
+  page.mail.password = mask(page.mail.password);
+  for (const c of page.playerConnections) c.password = mask(c.password);
+  return page;
 };
 
 const EDITABLE_KEYS = Object.keys(editable(defaultSettings())) as (keyof EditableSettings)[];
@@ -168,17 +181,49 @@ export const validateEditable = (value: unknown): SettingsError[] => {
   return errors;
 };
 
+const sameHost = (a: unknown, b: string): boolean => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Puts the stored passwords in place of `STORED_PASSWORD` in `patch` (modified).
+ * The stored password is kept only for the same server: the mail password while
+ * `mail.host` is unchanged, a player password for the connection with the same id
+ * and host. Anywhere else the marker is an error: a page must not be able to send a
+ * stored password to a host of its choice.
+ */
+const keepStoredPasswords = (current: DesktopSettings, patch: Record<string, unknown>): SettingsError[] => {
+  const errors: SettingsError[] = [];
+  const again = 'no stored password for this server: enter it again';
+  const mail = patch['mail'];
+  if (isObj(mail) && mail['password'] === STORED_PASSWORD) {
+    if (current.mail.password !== '' && sameHost(mail['host'], current.mail.host)) mail['password'] = current.mail.password;
+    else err(errors, 'mail.password', again);
+  }
+  const connections = patch['playerConnections'];
+  if (Array.isArray(connections)) {
+    connections.forEach((c: unknown, i) => {
+      if (!isObj(c) || c['password'] !== STORED_PASSWORD) return;
+      const was = current.playerConnections.find((p) => p.id === c['id'] && sameHost(c['host'], p.host));
+      if (was && was.password !== '') c['password'] = was.password;
+      else err(errors, `playerConnections.${i}.password`, again);
+    });
+  }
+  return errors;
+};
+
 /**
  * Applies a change from the settings page: `patch` holds some editable fields
- * (nested objects such as `mail` are replaced whole). Every problem is reported at
- * once and nothing changes unless all is valid.
+ * (nested objects such as `mail` are replaced whole; `STORED_PASSWORD` keeps a
+ * stored password, see keepStoredPasswords). Every problem is reported at once and
+ * nothing changes unless all is valid.
  */
 export const applyPatch = (current: DesktopSettings, patch: unknown): { ok: true; settings: DesktopSettings } | { ok: false; errors: SettingsError[] } => {
   if (!isObj(patch)) return { ok: false, errors: [{ field: '', message: 'must be an object' }] };
   const unknown = Object.keys(patch).filter((k) => !(EDITABLE_KEYS as string[]).includes(k));
   if (unknown.length > 0) return { ok: false, errors: unknown.map((k) => ({ field: k, message: 'is not a setting' })) };
-  const next = { ...editable(current), ...structuredClone(patch) };
-  const errors = validateEditable(next);
+  const given = structuredClone(patch);
+  const kept = keepStoredPasswords(current, given);
+  const next = { ...editable(current), ...given };
+  const errors = [...kept, ...validateEditable(next).filter((e) => !kept.some((k) => k.field === e.field))];
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, settings: { ...current, ...(next as EditableSettings) } };
 };
@@ -243,7 +288,7 @@ export const needsRestart = (a: DesktopSettings, b: DesktopSettings): boolean =>
 
 export interface Settings {
   get(): DesktopSettings;
-  /** A change from the settings page; saved and announced when valid. */
+  /** A change from the settings page; saved and announced when valid. The answer is for the page (`pageSettings`). */
   update(patch: unknown): SettingsResult;
   /** A change by main/ itself (first start, account); not validated as a page change. */
   replace(next: DesktopSettings): void;
@@ -275,7 +320,7 @@ export const createSettings = (store: SettingsStore, warn: (message: string) => 
       const result = applyPatch(current, patch);
       if (!result.ok) return { success: false, errors: result.errors };
       replace(result.settings);
-      return { success: true, settings: editable(result.settings) };
+      return { success: true, settings: pageSettings(result.settings) };
     },
     replace: (next) => replace(structuredClone(next)),
     onChange(listener) {

@@ -1,15 +1,7 @@
-/** The settings store of the real app: electron-store (`settings.json` in the user-data folder). */
+/** The settings store of the real app: electron-store (`settings.json` in the user-data folder, 0600). */
 import Store from 'electron-store';
-import type { DesktopSettings, SettingsStore } from './desktop-settings.js';
+import type { SettingsStore } from './desktop-settings.js';
+import { settingsFileStore, SETTINGS_STORE_OPTIONS } from './settings-file.js';
 
-export const electronSettingsStore = (): SettingsStore & { path: string } => {
-  // A corrupt file is replaced by an empty one; migrateSettings then starts from the defaults.
-  const store = new Store<Record<string, unknown>>({ name: 'settings', clearInvalidConfig: true });
-  return {
-    path: store.path,
-    read: () => (store.size === 0 ? undefined : store.store),
-    write: (value: DesktopSettings) => {
-      store.store = value as unknown as Record<string, unknown>;
-    },
-  };
-};
+export const electronSettingsStore = (): SettingsStore & { path: string } =>
+  settingsFileStore(new Store<Record<string, unknown>>(SETTINGS_STORE_OPTIONS));

@@ -5,14 +5,15 @@ import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
-import { createSettings, editable, needsRestart, type DesktopSettings, type Settings } from './desktop-settings.js';
+import { desktopHandlers } from './desktop-ipc.js';
+import { createSettings, needsRestart, type DesktopSettings, type Settings } from './desktop-settings.js';
 import { electronSettingsStore } from './electron-settings-store.js';
 import { completeFirstStart, needsFirstStart, setupDefaults } from './first-start.js';
-import { DESKTOP_CHANNELS, noArgs, oneArg, originRule, pageRule, registerIpc, SETUP_CHANNELS } from './ipc.js';
+import { noArgs, oneArg, pageRule, registerIpc, SETUP_CHANNELS } from './ipc.js';
 import { serverAddresses } from './network.js';
 import { setupNotifications } from './notifications.js';
+import { setupPermissions } from './permissions.js';
 import { createPierApi, login } from './pier-api.js';
-import { qrData } from './qr.js';
 import { createServerHost, type ServerHost } from './server-host.js';
 import { createTrayController, type TrayController } from './tray-actions.js';
 import { buildTrayMenu, toMenuTemplate } from './tray-menu.js';
@@ -28,6 +29,12 @@ const USER_DATA_ARG = '--pier-user-data=';
 
 const log = (message: string) => console.log(`[pier] ${message}`);
 
+/** The running server's origin (`http://127.0.0.1:<port>`), `null` while it is not running. */
+const serverOrigin = (host: ServerHost) => (): string | null => {
+  const s = host.state();
+  return s.kind === 'running' ? s.localUrl : null;
+};
+
 function setupWindows(host: ServerHost, settings: Settings): WindowManager {
   return createWindowManager({
     BrowserWindow,
@@ -37,10 +44,7 @@ function setupWindows(host: ServerHost, settings: Settings): WindowManager {
       icon: join(resources, 'icon.png'),
       version: app.getVersion(),
     },
-    origin: () => {
-      const s = host.state();
-      return s.kind === 'running' ? s.localUrl : null;
-    },
+    origin: serverOrigin(host),
     openExternal: (url) => void shell.openExternal(url),
     setupPage: SETUP_PAGE,
     // The desktop window opens signed in as the desktop's account, unless it holds a session already.
@@ -56,34 +60,26 @@ function setupWindows(host: ServerHost, settings: Settings): WindowManager {
 }
 
 function setupIpc(windows: WindowManager, settings: Settings, host: ServerHost, afterSetup: () => Promise<void>): void {
-  const origin = () => {
-    const s = host.state();
-    return s.kind === 'running' ? s.localUrl : null;
-  };
-  const app_ = originRule(windows.appIds, origin);
   const setup = pageRule(windows.setupIds, pathToFileURL(SETUP_PAGE).href);
   const pickFolder = async () => {
     const r = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] });
     return r.canceled ? null : (r.filePaths[0] ?? null);
   };
-  const D = DESKTOP_CHANNELS;
   const S = SETUP_CHANNELS;
   registerIpc(
     ipcMain,
     {
-      [D.getSettings]: { rule: app_, check: noArgs, run: () => editable(settings.get()) },
-      [D.setSettings]: { rule: app_, check: oneArg('object'), run: (patch) => settings.update(patch) },
-      [D.pickFolder]: { rule: app_, check: noArgs, run: pickFolder },
-      [D.openFolder]: { rule: app_, check: noArgs, run: async () => void (await shell.openPath(settings.get().receivedFolder)) },
-      [D.lanAddresses]: {
-        rule: app_,
-        check: noArgs,
-        run: () => {
+      ...desktopHandlers({
+        appIds: windows.appIds,
+        origin: serverOrigin(host),
+        settings,
+        addresses: () => {
           const s = host.state();
           return s.kind === 'running' ? serverAddresses(s.port, settings.get().lan) : [];
         },
-      },
-      [D.qrData]: { rule: app_, check: oneArg('string'), run: (text) => qrData(text as string) },
+        pickFolder,
+        openPath: async (path) => void (await shell.openPath(path)),
+      }),
       [S.defaults]: { rule: setup, check: noArgs, run: () => setupDefaults(userInfo().username, app.getPath('documents')) },
       [S.pickFolder]: { rule: setup, check: noArgs, run: pickFolder },
       [S.complete]: {
@@ -188,6 +184,7 @@ async function main(): Promise<void> {
   const store = electronSettingsStore();
   const settings = createSettings(store, log);
   const host = createServerHost({ dataDir: app.getPath('userData'), warn: (m) => log(`configuration: ${m}`) });
+  setupPermissions(session.defaultSession, serverOrigin(host));
   const windows = setupWindows(host, settings);
   setupIpc(windows, settings, host, async () => {
     windows.closeSetup();

@@ -3,7 +3,7 @@
  * windows (the frame's origin or URL is what the channel expects AND the webContents
  * is one Pier created), each checking its arguments before the handler runs.
  */
-import type { DesktopChannel, DesktopChannels } from '../preload/desktop-api.js';
+import type { DesktopChannel, DesktopChannels, DesktopPagePath } from '../preload/desktop-api.js';
 import type { SetupChannel, SetupChannels } from '../preload/setup-api.js';
 
 export type Channel = DesktopChannel | SetupChannel;
@@ -64,6 +64,27 @@ export const originRule = (ids: () => ReadonlySet<number>, origin: () => string 
     }
   },
 });
+
+/** The desktop settings page, the one page of the server `window.desktop` works on. */
+export const DESKTOP_PAGE: DesktopPagePath = '/app/desktop';
+
+/**
+ * A rule for the desktop settings page of the server's origin (read at each call).
+ * The frame's URL is its current one, which follows the web client's in-page
+ * navigation, so every other page of the web client is refused even though it runs
+ * in the same document. Query and fragment do not matter.
+ */
+export const desktopPageRule = (ids: () => ReadonlySet<number>, origin: () => string | null): SenderRule => {
+  const sameOrigin = originRule(ids, origin);
+  return {
+    ids,
+    url(frameUrl) {
+      if (!sameOrigin.url(frameUrl)) return false;
+      const path = new URL(frameUrl).pathname;
+      return path === DESKTOP_PAGE || path === `${DESKTOP_PAGE}/`;
+    },
+  };
+};
 
 /** A rule for one exact local page (the first-start window), ignoring a `#fragment`. */
 export const pageRule = (ids: () => ReadonlySet<number>, pageUrl: string): SenderRule => ({

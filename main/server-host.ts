@@ -136,7 +136,8 @@ export const createServerHost = (options: HostOptions): ServerHost => {
     inUse = structuredClone(settings);
     setState({ kind: 'starting' });
     try {
-      await mkdir(dataDir, { recursive: true });
+      // the server's data directory: private (the server refuses one others can write to)
+      await mkdir(dataDir, { recursive: true, mode: 0o700 });
       if (settings.receivedFolder !== '') await mkdir(settings.receivedFolder, { recursive: true });
       const file = join(dataDir, CONFIG_FILE);
       await writeFile(file, renderServerConfig(settings, dataDir), { mode: 0o600 });

@@ -1,8 +1,8 @@
 /**
- * Pier's windows: one app window (the server's `/app`, reloaded on the new origin
- * after a restart), the first-start window, QR windows. It knows the webContents ids
- * of its windows, which the IPC checks use. The BrowserWindow class is passed in, so
- * tests run it with a fake.
+ * Pier's windows: one app window (the server's `/app`; a restart on another origin
+ * replaces it, as its preload knows one origin), the first-start window, QR windows.
+ * It knows the webContents ids of its windows, which the IPC checks use. The
+ * BrowserWindow class is passed in, so tests run it with a fake.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { lockNavigation, windowOptions, type NavigableContents, type WindowKind, type WindowPaths } from './windows.js';
@@ -49,14 +49,15 @@ export interface WindowManager {
 }
 
 export const createWindowManager = (deps: WindowDeps): WindowManager => {
-  let appWindow: WindowLike | null = null;
+  /** the app window and the server origin it was made for */
+  let appWindow: { win: WindowLike; origin: string } | null = null;
   let setupWindow: WindowLike | null = null;
   const qrWindows = new Set<WindowLike>();
   const appIds = new Set<number>();
   const setupIds = new Set<number>();
 
-  const make = (kind: WindowKind, ids: Set<number> | null, allowedOrigin: () => string | null): WindowLike => {
-    const win = new deps.BrowserWindow(windowOptions(kind, deps.paths));
+  const make = (kind: WindowKind, ids: Set<number> | null, allowedOrigin: () => string | null, origin?: string): WindowLike => {
+    const win = new deps.BrowserWindow(windowOptions(kind, deps.paths, origin));
     const id = win.webContents.id;
     ids?.add(id);
     lockNavigation(win.webContents, allowedOrigin, deps.openExternal);
@@ -71,37 +72,43 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
     win.focus();
   };
 
-  const load = async (win: WindowLike, path: string) => {
+  /** The app window for `origin`: the open one when it was made for it, else a new one (replacing the open one). */
+  const appWindowFor = (origin: string): { win: WindowLike; created: boolean } => {
+    if (appWindow !== null && appWindow.origin === origin) return { win: appWindow.win, created: false };
+    const old = appWindow?.win;
+    const win = make('app', appIds, deps.origin, origin);
+    win.on('closed', () => {
+      if (appWindow?.win === win) appWindow = null;
+    });
+    appWindow = { win, origin };
+    old?.close();
+    return { win, created: true };
+  };
+
+  /** Shows `path` of the server in the app window; nothing while the server is not running. */
+  const showAt = async (path: string, focusOpen: boolean) => {
     const origin = deps.origin();
     if (origin === null) return;
+    const { win, created } = appWindowFor(origin);
+    if (!created && focusOpen) focus(win);
     await deps.beforeLoad?.(origin);
     await win.loadURL(origin + (path.startsWith('/') ? path : `/${path}`));
   };
 
   return {
     async showApp(path = '/app') {
-      if (appWindow === null) {
-        const win = make('app', appIds, deps.origin);
-        win.on('closed', () => {
-          if (appWindow === win) appWindow = null;
-        });
-        appWindow = win;
-        await load(win, path);
-        return;
-      }
-      focus(appWindow);
-      await load(appWindow, path);
+      await showAt(path, true);
     },
     async reloadApp() {
       if (appWindow === null) return;
       let path = '/app';
       try {
-        const u = new URL(appWindow.webContents.getURL());
+        const u = new URL(appWindow.win.webContents.getURL());
         path = u.pathname + u.search + u.hash;
       } catch {
         /* not loaded yet */
       }
-      await load(appWindow, path);
+      await showAt(path, false);
     },
     showSetup() {
       if (setupWindow !== null) return focus(setupWindow);

@@ -18,6 +18,8 @@ export interface WindowPaths {
 
 /** Read by preload/index.ts, which cannot ask `app` for the version itself. */
 export const VERSION_ARG = '--pier-version=';
+/** The server's origin when the app window was created; preload/index.ts gives `window.desktop` to that origin only. */
+export const ORIGIN_ARG = '--pier-origin=';
 
 const SIZES: Record<WindowKind, { width: number; height: number; title: string }> = {
   app: { width: 1200, height: 800, title: 'Pier' },
@@ -25,8 +27,12 @@ const SIZES: Record<WindowKind, { width: number; height: number; title: string }
   qr: { width: 420, height: 520, title: 'QR code' },
 };
 
-/** The options of a window of `kind`. Only app and setup windows get a preload; the QR window is a static page. */
-export const windowOptions = (kind: WindowKind, paths: WindowPaths): BrowserWindowConstructorOptions => {
+/**
+ * The options of a window of `kind`. Only app and setup windows get a preload; the QR
+ * window is a static page. An app window is made for one server `origin`, which its
+ * preload is told (a different origin needs a new window).
+ */
+export const windowOptions = (kind: WindowKind, paths: WindowPaths, origin = ''): BrowserWindowConstructorOptions => {
   const { width, height, title } = SIZES[kind];
   const preload = kind === 'app' ? paths.appPreload : kind === 'setup' ? paths.setupPreload : undefined;
   return {
@@ -48,7 +54,7 @@ export const windowOptions = (kind: WindowKind, paths: WindowPaths): BrowserWind
       webSecurity: true,
       allowRunningInsecureContent: false,
       navigateOnDragDrop: false,
-      ...(kind === 'app' ? { additionalArguments: [`${VERSION_ARG}${paths.version}`] } : {}),
+      ...(kind === 'app' ? { additionalArguments: [`${VERSION_ARG}${paths.version}`, `${ORIGIN_ARG}${origin}`] } : {}),
     },
   };
 };

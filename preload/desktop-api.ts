@@ -1,6 +1,24 @@
 // The type of `window.desktop`, the one global the preload script gives the desktop
-// window, and the IPC channels behind it. The web client imports these types only; at
-// run time it feature-detects `window.desktop`, which browsers do not have.
+// window, and the IPC channels behind it. The web client imports these types (and
+// STORED_PASSWORD); at run time it feature-detects `window.desktop`, which browsers
+// do not have.
+
+/**
+ * The path of the desktop settings page. `window.desktop` exists on every page of the
+ * server in the desktop window (so the web client can tell it is in the desktop app),
+ * but its methods work only while the page is this one: the preload checks at each
+ * call, and main/ checks the sender's current URL.
+ */
+export type DesktopPagePath = '/app/desktop';
+
+/**
+ * Stands for a stored password in the settings main/ sends to the page: passwords
+ * never go back to a page. Sent back unchanged, it keeps the stored password (for the
+ * same mail server or player host only); `""` means no password. It contains a NUL
+ * character, which no real password setting may contain, so it cannot be mistaken
+ * for one.
+ */
+export const STORED_PASSWORD = '\u0000stored\u0000';
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 export type PlayerAccess = 'open' | 'user' | 'admin';
@@ -12,6 +30,7 @@ export interface MailSettings {
   host: string;
   port: number;
   user: string;
+  /** from main/: `STORED_PASSWORD` when one is stored, else `""` */
   password: string;
   sslType: SslType;
   /** empty: the e-mail of the signed-in user */
@@ -25,6 +44,7 @@ export interface PlayerConnection {
   title: string;
   host: string;
   port: number;
+  /** from main/: `STORED_PASSWORD` when one is stored, else `""` */
   password: string;
 }
 
@@ -75,12 +95,16 @@ export interface ServerAddress {
   url: string;
 }
 
+/**
+ * `window.desktop`. Every method rejects unless the page is the desktop settings page
+ * (`DesktopPagePath`) of the server.
+ */
 export interface DesktopApi {
   /** Always true: lets the web client tell the desktop window from a browser. */
   readonly isDesktop: true;
   /** The desktop app's version (package.json `version`). */
   readonly version: string;
-  /** The current settings. */
+  /** The current settings; stored passwords are `STORED_PASSWORD`. */
   getSettings(): Promise<EditableSettings>;
   /**
    * Changes some settings. Every field is validated; when one is refused nothing

@@ -2,11 +2,19 @@
 // invoke on a fixed channel. The window is sandboxed, and a sandboxed preload must be
 // CommonJS that requires nothing but `electron` (hence preload/package.json and
 // type-only local imports); the channel names are checked against DesktopChannels.
+//
+// `window.desktop` is given to documents of the server's origin only (main/ passes it
+// on the command line) and exists on every page there, so the web client can detect
+// the desktop app. Its methods work only while the page is the desktop settings page:
+// the web client changes pages without reloading, so this is checked at each call
+// (and main/ checks the sender's current URL again).
 import { contextBridge, ipcRenderer } from 'electron';
-import type { DesktopApi, DesktopChannels, EditableSettings } from './desktop-api.js';
+import type { DesktopApi, DesktopChannel, DesktopChannels, DesktopPagePath, EditableSettings } from './desktop-api.js';
 
-/** main/ passes the version on the command line, as a sandboxed preload cannot ask `app`. */
+/** main/ passes these on the command line, as a sandboxed preload cannot ask `app`. */
 const VERSION_ARG = '--pier-version=';
+const ORIGIN_ARG = '--pier-origin=';
+const DESKTOP_PAGE: DesktopPagePath = '/app/desktop';
 
 const channels: DesktopChannels = {
   getSettings: 'desktop:settings-get',
@@ -22,15 +30,28 @@ function argValue(prefix: string): string {
   return arg === undefined ? '' : arg.slice(prefix.length);
 }
 
-const desktop: DesktopApi = Object.freeze({
+const serverOrigin = argValue(ORIGIN_ARG);
+
+/** True while this document is the server's desktop settings page. */
+function onDesktopPage(): boolean {
+  const path = location.pathname;
+  return serverOrigin !== '' && location.origin === serverOrigin && (path === DESKTOP_PAGE || path === `${DESKTOP_PAGE}/`);
+}
+
+function invoke<T>(channel: DesktopChannel, ...args: unknown[]): Promise<T> {
+  if (!onDesktopPage()) return Promise.reject(new Error('window.desktop works on the desktop settings page only'));
+  return ipcRenderer.invoke(channel, ...args) as Promise<T>;
+}
+
+const desktop: DesktopApi = {
   isDesktop: true,
   version: argValue(VERSION_ARG),
-  getSettings: () => ipcRenderer.invoke(channels.getSettings),
-  setSettings: (patch: Partial<EditableSettings>) => ipcRenderer.invoke(channels.setSettings, patch),
-  pickFolder: () => ipcRenderer.invoke(channels.pickFolder),
-  openFolder: () => ipcRenderer.invoke(channels.openFolder),
-  lanAddresses: () => ipcRenderer.invoke(channels.lanAddresses),
-  qrData: (text: string) => ipcRenderer.invoke(channels.qrData, text),
-} as const);
+  getSettings: () => invoke(channels.getSettings),
+  setSettings: (patch: Partial<EditableSettings>) => invoke(channels.setSettings, patch),
+  pickFolder: () => invoke(channels.pickFolder),
+  openFolder: () => invoke(channels.openFolder),
+  lanAddresses: () => invoke(channels.lanAddresses),
+  qrData: (text: string) => invoke(channels.qrData, text),
+};
 
-contextBridge.exposeInMainWorld('desktop', desktop);
+if (serverOrigin !== '' && location.origin === serverOrigin) contextBridge.exposeInMainWorld('desktop', Object.freeze(desktop));

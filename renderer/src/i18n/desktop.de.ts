@@ -46,6 +46,12 @@ export default {
     addConnection: 'Dienst hinzufügen',
     removeConnection: 'Dienst {id} entfernen',
   },
+  storedPassword: {
+    stored: 'Ein Passwort ist gespeichert (wird nicht angezeigt).',
+    replace: 'Ersetzen',
+    keep: 'Gespeichertes Passwort behalten',
+    hint: 'Feld leer lassen für kein Passwort.',
+  },
   access: {
     open: 'Alle, ohne Anmeldung',
     user: 'Angemeldete Benutzer',

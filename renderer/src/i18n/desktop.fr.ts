@@ -46,6 +46,12 @@ export default {
     addConnection: 'Ajouter un serveur',
     removeConnection: 'Retirer le serveur {id}',
   },
+  storedPassword: {
+    stored: 'Un mot de passe est enregistré (non affiché).',
+    replace: 'Remplacer',
+    keep: 'Garder le mot de passe enregistré',
+    hint: 'Laissez le champ vide pour aucun mot de passe.',
+  },
   access: {
     open: 'Tout le monde, sans connexion',
     user: 'Utilisateurs connectés',

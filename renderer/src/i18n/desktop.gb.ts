@@ -46,6 +46,12 @@ export default {
     addConnection: 'Add a daemon',
     removeConnection: 'Remove daemon {id}',
   },
+  storedPassword: {
+    stored: 'A password is stored (not shown).',
+    replace: 'Replace',
+    keep: 'Keep the stored password',
+    hint: 'Leave the field empty for no password.',
+  },
   access: {
     open: 'Everyone, without signing in',
     user: 'Signed-in users',

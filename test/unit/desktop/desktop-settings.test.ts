@@ -7,10 +7,12 @@ import {
   memorySettingsStore,
   migrateSettings,
   needsRestart,
+  pageSettings,
   SETTINGS_VERSION,
   validateEditable,
   type DesktopSettings,
 } from '../../../main/desktop-settings.js';
+import { STORED_PASSWORD } from '../../../preload/desktop-api.js';
 
 const valid = (): DesktopSettings => ({ ...defaultSettings(), receivedFolder: '/home/u/Received' });
 
@@ -145,5 +147,65 @@ describe('desktop settings: migration', () => {
     expect(s.update({ port: -1 })).toMatchObject({ success: false, errors: [{ field: 'port' }] });
     expect(seen).toEqual([8083, 0]);
     expect(createSettings(store).get().port).toBe(0);
+  });
+});
+
+// The settings page received the stored SMTP and music-player passwords in clear
+// text, so any script in the page could read them. The page gets STORED_PASSWORD in
+// their place; sending it back keeps the stored password, but only for the same
+// server (otherwise a page could redirect the stored password to a host of its choice).
+describe('desktop settings: stored passwords', () => {
+  const withPasswords = (): DesktopSettings => ({
+    ...valid(),
+    mail: { enabled: true, host: 'smtp.example.org', port: 587, user: 'me', password: 'smtp-secret', sslType: 'starttls', defaultFrom: '' },
+    playerConnections: [
+      { id: 'default', title: 'Living room', host: '192.168.1.5', port: 6600, password: 'mpd-secret' },
+      { id: 'kitchen', title: 'Kitchen', host: '192.168.1.6', port: 6600, password: '' },
+    ],
+  });
+
+  it('never go back to the page, neither when read nor after a change', () => {
+    const page = pageSettings(withPasswords());
+    expect(page.mail.password).toBe(STORED_PASSWORD);
+    expect(page.playerConnections.map((c) => c.password)).toEqual([STORED_PASSWORD, '']);
+    const s = createSettings(memorySettingsStore(withPasswords()));
+    const result = s.update({ port: 8080 });
+    expect(result.success).toBe(true);
+    expect(JSON.stringify(result)).not.toMatch(/smtp-secret|mpd-secret/);
+  });
+
+  it('are kept when the page sends the marker back, replaced by a new value, removed by an empty one', () => {
+    const s = createSettings(memorySettingsStore(withPasswords()));
+    const page = pageSettings(s.get());
+    expect(s.update({ ...page, port: 8080 })).toMatchObject({ success: true });
+    expect(s.get().mail.password).toBe('smtp-secret');
+    expect(s.get().playerConnections[0]!.password).toBe('mpd-secret');
+    expect(s.get().port).toBe(8080);
+
+    expect(s.update({ mail: { ...page.mail, password: 'new-one' } })).toMatchObject({ success: true });
+    expect(s.get().mail.password).toBe('new-one');
+    expect(s.update({ playerConnections: [{ ...page.playerConnections[0]!, title: 'Lounge', port: 6601 }] })).toMatchObject({ success: true });
+    expect(s.get().playerConnections).toEqual([{ id: 'default', title: 'Lounge', host: '192.168.1.5', port: 6601, password: 'mpd-secret' }]);
+    expect(s.update({ mail: { ...page.mail, password: '' } })).toMatchObject({ success: true });
+    expect(s.get().mail.password).toBe('');
+  });
+
+  it('are not kept for another server or a connection that did not have one, and nothing changes then', () => {
+    const s = createSettings(memorySettingsStore(withPasswords()));
+    const before = s.get();
+    const page = pageSettings(before);
+    const r = s.update({
+      port: 8080,
+      mail: { ...page.mail, host: 'smtp.evil.example' },
+      playerConnections: [
+        { ...page.playerConnections[0]!, host: 'evil.example' },
+        { ...page.playerConnections[1]!, id: 'new', password: STORED_PASSWORD },
+      ],
+    });
+    expect(r.success).toBe(false);
+    expect(!r.success && r.errors.map((e) => e.field)).toEqual(['mail.password', 'playerConnections.0.password', 'playerConnections.1.password']);
+    expect(s.get()).toEqual(before);
+    // the marker is never stored, not even when nothing was stored before
+    expect(applyPatch(valid(), { mail: { ...valid().mail, password: STORED_PASSWORD } })).toMatchObject({ ok: false });
   });
 });

@@ -110,7 +110,8 @@ const runPreload = (file: string) => {
   runInNewContext(source, {
     module,
     exports: module.exports,
-    process: { argv: ['electron', '--pier-version=1.2.3'] },
+    process: { argv: ['electron', '--pier-version=1.2.3', '--pier-origin=http://127.0.0.1:9090'] },
+    location: new URL('http://127.0.0.1:9090/app/desktop'),
     require: (name: string) => {
       required.push(name);
       if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`);

@@ -22,8 +22,11 @@ describe('window options', () => {
     });
   });
 
-  it('only the app and first-start windows get a preload', () => {
-    expect(windowOptions('app', paths).webPreferences).toMatchObject({ preload: paths.appPreload, additionalArguments: ['--pier-version=0.1.0'] });
+  it('only the app and first-start windows get a preload; the app preload is told the server’s origin', () => {
+    expect(windowOptions('app', paths, 'http://127.0.0.1:9090').webPreferences).toMatchObject({
+      preload: paths.appPreload,
+      additionalArguments: ['--pier-version=0.1.0', '--pier-origin=http://127.0.0.1:9090'],
+    });
     expect(windowOptions('setup', paths).webPreferences?.preload).toBe(paths.setupPreload);
     expect(windowOptions('qr', paths).webPreferences).not.toHaveProperty('preload');
   });
@@ -77,7 +80,7 @@ describe('window manager', () => {
   };
 
   it('opens one app window on the server’s /app, locked and tracked for IPC, and focuses it again', async () => {
-    let origin = 'http://127.0.0.1:9090';
+    const origin = 'http://127.0.0.1:9090';
     const { wm, signedIn } = make(() => origin);
     await wm.showApp();
     await wm.showApp('/app/desktop');
@@ -90,12 +93,44 @@ describe('window manager', () => {
     expect(w.focused).toBe(1);
     expect(signedIn).toEqual([origin, origin]);
 
-    origin = 'http://127.0.0.1:9191';
     await wm.reloadApp();
-    expect(w.loaded.at(-1)).toBe('http://127.0.0.1:9191/app/desktop');
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    expect(w.loaded.at(-1)).toBe('http://127.0.0.1:9090/app/desktop');
 
     w.close();
     expect(wm.appIds().size).toBe(0);
+    expect(wm.hasWindows()).toBe(false);
+  });
+
+  // The app window's preload learns the server's origin once, when the window is
+  // created (`window.desktop` works only there). A restart on another port used to
+  // load the new origin into the same window, whose preload still knew the old one.
+  it('replaces the app window when the server’s origin changes, at the same path', async () => {
+    let origin = 'http://127.0.0.1:9090';
+    const { wm } = make(() => origin);
+    await wm.showApp('/app/desktop');
+    const first = FakeBrowserWindow.created[0]!;
+    expect(first.options.webPreferences?.additionalArguments).toContain('--pier-origin=http://127.0.0.1:9090');
+
+    origin = 'http://127.0.0.1:9191';
+    await wm.reloadApp();
+    expect(first.closed).toBe(true);
+    expect(FakeBrowserWindow.created).toHaveLength(2);
+    const second = FakeBrowserWindow.created[1]!;
+    expect(second.options.webPreferences?.additionalArguments).toContain('--pier-origin=http://127.0.0.1:9191');
+    expect(second.loaded).toEqual(['http://127.0.0.1:9191/app/desktop']);
+    expect([...wm.appIds()]).toEqual([second.webContents.id]);
+    expect(wm.hasWindows()).toBe(true);
+
+    await wm.showApp('/app/home');
+    expect(FakeBrowserWindow.created).toHaveLength(2);
+    expect(second.loaded.at(-1)).toBe('http://127.0.0.1:9191/app/home');
+  });
+
+  it('opens no app window while the server is not running', async () => {
+    const { wm } = make(() => null);
+    await wm.showApp();
+    expect(FakeBrowserWindow.created).toHaveLength(0);
     expect(wm.hasWindows()).toBe(false);
   });
 

@@ -1,0 +1,141 @@
+// `window.desktop` (settings with the SMTP and player passwords, folder pickers, the
+// received folder) used to work on every page of the server's origin: any page of the
+// web client, and any script running in it, could read and change the desktop
+// settings. Its methods now work only while the page is the desktop settings page
+// (`/app/desktop`) on the server's origin, checked by the preload at each call (the
+// web client changes pages without reloading) and again by main/ on the sender's
+// current URL. The object itself stays on every page of the server so the web client
+// can feature-detect the desktop app.
+import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { desktopHandlers } from '../../../main/desktop-ipc.js';
+import { createSettings, memorySettingsStore, type DesktopSettings, defaultSettings } from '../../../main/desktop-settings.js';
+import { DESKTOP_CHANNELS, desktopPageRule, isTrustedSender, registerIpc } from '../../../main/ipc.js';
+import { STORED_PASSWORD } from '../../../preload/desktop-api.js';
+import { FakeIpcMain } from '../../support/fake-electron.js';
+
+const ORIGIN = 'http://127.0.0.1:9090';
+const PAGE = `${ORIGIN}/app/desktop`;
+const appIds = new Set([7]);
+
+const stored = (): DesktopSettings => ({
+  ...defaultSettings(),
+  receivedFolder: '/home/u/Received',
+  mail: { enabled: true, host: 'smtp.example.org', port: 587, user: 'me', password: 'smtp-secret', sslType: 'starttls', defaultFrom: '' },
+  playerConnections: [{ id: 'default', title: 'Living room', host: '192.168.1.5', port: 6600, password: 'mpd-secret' }],
+});
+
+const wire = () => {
+  const ipc = new FakeIpcMain();
+  const store = memorySettingsStore(stored());
+  const settings = createSettings(store);
+  const opened: string[] = [];
+  registerIpc(
+    ipc,
+    desktopHandlers({
+      appIds: () => appIds,
+      origin: () => ORIGIN,
+      settings,
+      addresses: () => [{ name: 'localhost', url: ORIGIN }],
+      pickFolder: async () => '/picked',
+      openPath: async (p) => void opened.push(p),
+    }),
+  );
+  return { ipc, settings, store, opened };
+};
+
+describe('the desktop page rule', () => {
+  const rule = desktopPageRule(() => appIds, () => ORIGIN);
+  const ev = (url: string, id = 7, parent: unknown = null) => ({ sender: { id }, senderFrame: { url, parent } });
+
+  it('accepts the top frame of Pier’s window on the desktop settings page of the server', () => {
+    for (const url of [PAGE, `${PAGE}/`, `${PAGE}?tab=mail`, `${PAGE}#mail`]) expect(isTrustedSender(ev(url), rule), url).toBe(true);
+  });
+
+  it('refuses every other page of the server, other origins, other windows and subframes', () => {
+    for (const url of [`${ORIGIN}/app`, `${ORIGIN}/app/home`, `${ORIGIN}/app/desktopx`, `${ORIGIN}/app/desktop/x`, `${ORIGIN}/custom/app/desktop`, `${ORIGIN}/api/v2/open/share/x/file/y`, 'http://127.0.0.1:9091/app/desktop', 'http://localhost:9090/app/desktop', 'not a url'])
+      expect(isTrustedSender(ev(url), rule), url).toBe(false);
+    expect(isTrustedSender(ev(PAGE, 8), rule)).toBe(false);
+    expect(isTrustedSender(ev(PAGE, 7, {}), rule)).toBe(false);
+    expect(isTrustedSender(ev(PAGE), desktopPageRule(() => appIds, () => null))).toBe(false);
+  });
+});
+
+describe('the desktop IPC handlers', () => {
+  it('refuse every channel to pages other than the desktop settings page', async () => {
+    const { ipc, settings } = wire();
+    for (const channel of Object.values(DESKTOP_CHANNELS)) {
+      const args = channel === DESKTOP_CHANNELS.setSettings ? [{ port: 1234 }] : channel === DESKTOP_CHANNELS.qrData ? ['x'] : [];
+      await expect(ipc.invoke(channel, { id: 7, url: `${ORIGIN}/app/home` }, ...args), channel).rejects.toThrow('Not allowed');
+    }
+    expect(settings.get().port).toBe(9090);
+  });
+
+  it('answer the desktop settings page, without ever sending a stored password to it', async () => {
+    const { ipc, opened } = wire();
+    const got = await ipc.invoke(DESKTOP_CHANNELS.getSettings, { id: 7, url: PAGE });
+    expect(JSON.stringify(got)).not.toMatch(/smtp-secret|mpd-secret/);
+    expect(got).toMatchObject({ mail: { password: STORED_PASSWORD }, playerConnections: [{ password: STORED_PASSWORD }] });
+    const saved = await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, { port: 9191 });
+    expect(JSON.stringify(saved)).not.toMatch(/smtp-secret|mpd-secret/);
+    expect(await ipc.invoke(DESKTOP_CHANNELS.pickFolder, { id: 7, url: PAGE })).toBe('/picked');
+    await ipc.invoke(DESKTOP_CHANNELS.openFolder, { id: 7, url: PAGE });
+    expect(opened).toEqual(['/home/u/Received']);
+    expect(await ipc.invoke(DESKTOP_CHANNELS.lanAddresses, { id: 7, url: PAGE })).toEqual([{ name: 'localhost', url: ORIGIN }]);
+  });
+});
+
+/** Runs preload/index.ts as a sandboxed preload runs, in a document at `href` (changeable later, as pushState does). */
+const runPreload = (href: string, argv: string[]) => {
+  const source = ts.transpileModule(readFileSync('preload/index.ts', 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const exposed: Record<string, Record<string, unknown>> = {};
+  const invoked: unknown[][] = [];
+  const location = new URL(href);
+  const electron = {
+    contextBridge: { exposeInMainWorld: (key: string, api: Record<string, unknown>) => (exposed[key] = api) },
+    ipcRenderer: { invoke: async (...args: unknown[]) => void invoked.push(args) },
+  };
+  const module = { exports: {} };
+  runInNewContext(source, {
+    module,
+    exports: module.exports,
+    process: { argv: ['electron', ...argv] },
+    location,
+    require: (name: string) => {
+      if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`);
+      return electron;
+    },
+  });
+  return { exposed, invoked, location };
+};
+
+describe('window.desktop in the page', () => {
+  const argv = ['--pier-version=1.2.3', `--pier-origin=${ORIGIN}`];
+
+  it('exists on every page of the server for feature detection, but its methods refuse to work off the settings page', async () => {
+    const { exposed, invoked, location } = runPreload(`${ORIGIN}/app/home`, argv);
+    const desktop = exposed['desktop']!;
+    expect(desktop['isDesktop']).toBe(true);
+    expect(desktop['version']).toBe('1.2.3');
+    await expect((desktop['getSettings'] as () => Promise<unknown>)()).rejects.toThrow(/desktop settings page/);
+    await expect((desktop['setSettings'] as (p: unknown) => Promise<unknown>)({ port: 1 })).rejects.toThrow(/desktop settings page/);
+    expect(invoked).toEqual([]);
+
+    // the web client moves to the settings page without a reload
+    location.href = `${ORIGIN}/app/desktop`;
+    await (desktop['getSettings'] as () => Promise<unknown>)();
+    expect(invoked).toEqual([[DESKTOP_CHANNELS.getSettings]]);
+
+    location.href = `${ORIGIN}/app/share`;
+    await expect((desktop['qrData'] as (t: string) => Promise<unknown>)('x')).rejects.toThrow(/desktop settings page/);
+    expect(invoked).toHaveLength(1);
+  });
+
+  it('does not exist in a document of another origin, or when main/ did not say which origin is the server', () => {
+    expect(runPreload('http://127.0.0.1:9091/app/desktop', argv).exposed).toEqual({});
+    expect(runPreload('https://evil.example/app/desktop', argv).exposed).toEqual({});
+    expect(runPreload(`${ORIGIN}/app/desktop`, ['--pier-version=1.2.3']).exposed).toEqual({});
+  });
+});
