@@ -15,7 +15,7 @@ const mountTmpfs = (dir: string, size: string): void => {
   if (process.getuid?.() !== 0) {
     throw new Error('The disk-full tests mount a tmpfs and need root (as in CI): run the suite as root.');
   }
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir]);
 };
 const unmount = (dir: string) => {
   try {
