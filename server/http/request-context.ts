@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { TokenClaims } from '../core/auth/token.js';
 import type { Accessor } from '../core/shares/accessor.js';
+import { createLinks, type LinkConfig, type Links } from './client-origin.js';
 
 export const AUTH_HEADER = 'service-auth';
 export const AUTH_COOKIE = 'service_auth';
@@ -32,22 +33,21 @@ export const requestToken = (req: IncomingMessage): string | undefined => {
   return value || cookieFromHeader(req.headers.cookie, AUTH_COOKIE) || undefined;
 };
 
-const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+const links = new WeakMap<LinkConfig, Links>();
+
+/** The links of one configuration (own addresses and trusted proxies read once). */
+export const linksOf = (config: LinkConfig): Links => {
+  let l = links.get(config);
+  if (!l) links.set(config, (l = createLinks(config)));
+  return l;
+};
 
 /**
- * The external base URL for absolute links: `base-url` when configured,
- * otherwise derived from the request (`X-Forwarded-Proto`/`X-Forwarded-Host`,
- * then `Host`), falling back to the configured value.
+ * The external base URL for absolute links: `base-url` when it is public;
+ * while it is local, the forwarded host of a trusted proxy or a `Host` that
+ * names this machine on its own port, else `base-url` (client-origin.ts).
  */
-export const externalBaseUrl = (req: Request, baseUrl: string, isLocal: boolean): string => {
-  if (!isLocal) return baseUrl;
-  const first = (v: string | undefined) => v?.split(',')[0]?.trim();
-  const proto = first(req.get('x-forwarded-proto'));
-  const host = first(req.get('x-forwarded-host')) ?? req.get('host');
-  if (!host || !hostPattern.test(host)) return baseUrl;
-  const scheme = proto === 'https' || proto === 'http' ? proto : req.protocol === 'https' ? 'https' : 'http';
-  return `${scheme}://${host}`;
-};
+export const externalBaseUrl = (req: IncomingMessage, config: LinkConfig): string => linksOf(config).baseUrl(req);
 
 /** The authenticated caller, set by the zone middleware of `/sec` and `/admin`. */
 export const caller = (res: Response): TokenClaims => {

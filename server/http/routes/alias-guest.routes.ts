@@ -40,7 +40,7 @@ export const aliasGuestRoutes: RouteModule = (api, deps) => {
 
   api.route('post', '/api/v2/alias/mail/notify/{shareId}', async (req, res) => {
     const { config } = deps;
-    const baseUrl = externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
+    const baseUrl = externalBaseUrl(req, config);
     res.json(await deps.guestUploads.notify(guestAccessor(res), String(req.params['shareId']), baseUrl));
   });
 };

@@ -15,7 +15,7 @@ interface UserPass {
 }
 
 export const authRoutes: RouteModule = (api, { config, auth, oauth, origin }) => {
-  const base = (req: Request) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
+  const base = (req: Request) => externalBaseUrl(req, config);
   const secure = (req: Request) => base(req).startsWith('https:');
   const answer = (req: Request, res: Response, result: AuthResult) => {
     if (result.success && result.token) setAuthCookie(res, result.token, result.validMs, secure(req));

@@ -7,6 +7,6 @@ export const infoRoutes: RouteModule = (api, { config, version }) => {
     res.json(version);
   });
   api.route('get', '/api/v2/open/info/appconfig', (req, res) => {
-    res.json(clientSettings(config, externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal)));
+    res.json(clientSettings(config, externalBaseUrl(req, config)));
   });
 };

@@ -5,7 +5,7 @@ import { caller, externalBaseUrl } from '../request-context.js';
 
 /** `/sec/mail`: rendered templates for the web client's mail dialog, and sending. */
 export const mailRoutes: RouteModule = (api, { mail, config }) => {
-  const baseUrl = (req: Request) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
+  const baseUrl = (req: Request) => externalBaseUrl(req, config);
 
   api.route('get', '/api/v2/sec/mail/template/share/{id}', async (req, res) => {
     res.json(await mail.shareTemplate(caller(res), String(req.params['id']), baseUrl(req)));

@@ -6,7 +6,7 @@ import { publicCredentials, setShareCookie } from './open-shares.context.js';
 export const openShareRoutes: RouteModule = (api, { shares, config, origin }) => {
   api.route('get', '/api/v2/open/share/{pid}', async (req, res) => {
     const pid = String(req.params['pid']);
-    const base = externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal);
+    const base = externalBaseUrl(req, config);
     const view = await shares.openView(pid, publicCredentials(req, origin), base);
     setShareCookie(res, pid, view.cookie, base.startsWith('https:'));
     res.setHeader('Cache-Control', 'no-store');

@@ -19,7 +19,7 @@ export const shareRoutes: RouteModule = (api, { shares, config }) => {
   });
 
   api.route('get', '/api/v2/sec/share/{id}', async (req, res) => {
-    res.json(await shares.detail(userAccessor(res), id(req), externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal)));
+    res.json(await shares.detail(userAccessor(res), id(req), externalBaseUrl(req, config)));
   });
 
   api.route('delete', '/api/v2/sec/share/{id}', async (req, res) => {

@@ -55,7 +55,7 @@ export const uploadRoutesFor =
     const tus = createTusHandler({
       prefix: p,
       accessor: mount.accessor,
-      baseUrl: (req) => externalBaseUrl(req, config.baseUrl, config.baseUrlIsLocal),
+      baseUrl: (req) => externalBaseUrl(req, config),
       uploads: uploads.tus,
       locker: lockerFor(uploads),
       log: deps.log.child('tus'),

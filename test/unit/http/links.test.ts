@@ -1,0 +1,65 @@
+/**
+ * The base URL of links while `base-url` is local: a `Host` counts only when
+ * it names one of this machine's own addresses (its interfaces, `localhost`,
+ * its host name, the host of `base-url`) with the port the request came in
+ * on; forwarding headers and any `Host` only from a trusted proxy.
+ */
+import type { IncomingMessage } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { createLinks } from '../../../server/http/client-origin.js';
+
+const PORT = 9090;
+const req = (headers: Record<string, string>, peer = '192.168.1.20', localPort = PORT): IncomingMessage =>
+  ({ socket: { remoteAddress: peer, localPort }, headers }) as unknown as IncomingMessage;
+
+const local = { baseUrl: 'http://localhost:9090', baseUrlIsLocal: true, trustedProxies: [] };
+
+describe('the base URL of links', () => {
+  const links = createLinks(local);
+
+  it('uses a Host naming an address of this machine on the port the request came in on', () => {
+    const addresses = Object.values(networkInterfaces()).flatMap((l) => l ?? []);
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const a of addresses) {
+      const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+      expect(links.baseUrl(req({ host: `${host}:${PORT}` }))).toBe(new URL(`http://${host}:${PORT}`).origin);
+      expect(links.baseUrl(req({ host: `${host}:${PORT + 1}` }))).toBe(local.baseUrl);
+    }
+    expect(links.baseUrl(req({ host: `${hostname()}:${PORT}` }))).toBe(`http://${hostname().toLowerCase()}:${PORT}`);
+    expect(links.baseUrl(req({ host: `${hostname()}.local:${PORT}` }))).toBe(`http://${hostname().toLowerCase()}.local:${PORT}`);
+    // without a port, a Host means port 80
+    expect(links.baseUrl(req({ host: 'localhost' }, '127.0.0.1', 80))).toBe('http://localhost');
+    expect(links.baseUrl(req({ host: 'localhost' }))).toBe(local.baseUrl);
+  });
+
+  it('falls back to base-url for any other host, and for values that are no host', () => {
+    for (const host of ['evil.example:9090', 'evil.example', 'localhost.evil.example:9090', 'a@localhost:9090', 'localhost:9090/x', '']) {
+      expect(links.baseUrl(req({ host }))).toBe(local.baseUrl);
+    }
+    expect(links.baseUrl(req({ host: 'localhost:9090', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }))).toBe('http://localhost:9090');
+  });
+
+  it('believes a trusted proxy: its forwarded host and scheme, else its Host', () => {
+    const proxied = createLinks({ ...local, trustedProxies: ['10.0.0.0/8'] });
+    expect(proxied.baseUrl(req({ host: '10.0.0.2:9090', 'x-forwarded-host': 'files.example', 'x-forwarded-proto': 'https' }, '10.0.0.2'))).toBe('https://files.example');
+    expect(proxied.baseUrl(req({ host: 'files.example', 'x-forwarded-proto': 'https' }, '10.0.0.2'))).toBe('https://files.example');
+    expect(proxied.baseUrl(req({ host: 'files.example', 'x-forwarded-host': 'files.example' }))).toBe(local.baseUrl);
+  });
+
+  it('is always a public base-url', () => {
+    const fixed = createLinks({ baseUrl: 'https://pier.example', baseUrlIsLocal: false, trustedProxies: ['10.0.0.0/8'] });
+    expect(fixed.baseUrl(req({ host: 'localhost:9090', 'x-forwarded-host': 'files.example' }, '10.0.0.2'))).toBe('https://pier.example');
+  });
+});
+
+describe('the origin a request addressed', () => {
+  it('is Host with the scheme of base-url for its host, or a trusted proxy\'s forwarded values', () => {
+    const links = createLinks({ baseUrl: 'https://pier.example', baseUrlIsLocal: false, trustedProxies: ['10.0.0.0/8'] });
+    expect(links.requestOrigin(req({ host: 'pier.example' }))).toBe('https://pier.example');
+    expect(links.requestOrigin(req({ host: '192.168.1.5:9090' }))).toBe('http://192.168.1.5:9090');
+    expect(links.requestOrigin(req({ host: '192.168.1.5:9090', 'x-forwarded-host': 'evil.example' }))).toBe('http://192.168.1.5:9090');
+    expect(links.requestOrigin(req({ host: '10.0.0.2', 'x-forwarded-host': 'files.example', 'x-forwarded-proto': 'https' }, '10.0.0.2'))).toBe('https://files.example');
+    expect(links.requestOrigin(req({}))).toBeUndefined();
+  });
+});
