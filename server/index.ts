@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerOptions as ServerOptionsOfHttp } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from './app.js';
 import { systemClock, type Clock } from './common/clock.js';
@@ -53,6 +53,23 @@ const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmi
   }
 };
 
+/** Idle keep-alive connections between requests (browsers reuse them; a slow client gets a new one). */
+const KEEP_ALIVE_MS = 5_000;
+
+/**
+ * Timeouts of the node:http server. No limit on a whole request: a phone on a
+ * slow network uploading a large file takes as long as it takes, and the idle
+ * timeout (`server.setTimeout`) ends one that stops sending. Headers must be
+ * complete within `header-timeout`, however slowly they trickle in.
+ */
+const httpOptions = (limits: Config['limits']): ServerOptionsOfHttp => ({
+  requestTimeout: 0,
+  headersTimeout: limits.headerTimeout,
+  keepAliveTimeout: Math.min(KEEP_ALIVE_MS, limits.idleTimeout),
+  // the header timeout is checked at this interval (Node's default of 30 s would let it overrun by that much)
+  connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.headerTimeout / 2)),
+});
+
 /** The headless server: HTTP API, web client and background work for one configuration. */
 export const createServer = (config: Config, options: ServerOptions = {}): PierServer => {
   const log = options.logger ?? createLogger(config.logging);
@@ -67,7 +84,11 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       if (server) throw new Error('The server is already running.');
       app = await buildApp(config, log, clock, { events, ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}) });
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
-      const s = createHttpServer({ requestTimeout: 0, headersTimeout: 60_000 }, app.http.listener);
+      const s = createHttpServer(httpOptions(config.limits), app.http.listener);
+      // over the cap a new connection is closed at once; the timeouts reap idle ones so new clients get in
+      s.maxConnections = config.limits.connections;
+      // a connection that sends and receives nothing for this long is closed; every byte either way restarts it
+      s.setTimeout(config.limits.idleTimeout);
       // the player WebSocket (`/api/v1/player[/<id>]`) shares this server
       s.on('upgrade', app.http.sockets.upgrade);
       try {
