@@ -25,7 +25,7 @@ import { signupRoutes } from './routes/signup.routes.js';
 import { uploadRoutes } from './routes/uploads.routes.js';
 import { webAppRouter } from './static-app.js';
 import { createPlayerSockets, type PlayerSockets } from './websocket.js';
-import { requireAdmin, requireUser } from './zones.js';
+import { isRefusedCrossOrigin, refuseCrossOrigin, requireAdmin, requireUser } from './zones.js';
 
 const routeModules: RouteModule[] = [
   infoRoutes,
@@ -65,13 +65,15 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(cookieParser());
-  app.use(express.json({ limit: '1mb' }));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
+  // Pages of other origins do not act with the session cookie (CSRF); refused before any body is read.
+  app.use(refuseCrossOrigin(deps.config));
+  app.use(cookieParser());
+  app.use(express.json({ limit: '1mb' }));
 
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));
@@ -97,5 +99,8 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), listener: withPlayerFastPath(deps, app) };
+  const fast = withPlayerFastPath(deps, app);
+  // the fast path answers without express: a request to refuse goes to express, whose check answers 403
+  const listener: RequestListener = (req, res) => (isRefusedCrossOrigin(req, deps.config) ? app(req, res) : fast(req, res));
+  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), listener };
 };

@@ -13,9 +13,10 @@ import { errorEnvelope } from '../player/answers/convert.js';
 import { DaemonError } from '../player/protocol/connection.js';
 import type { PlayerSession } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
-import { AUTH_HEADER, requestToken } from './request-context.js';
+import { requestToken } from './request-context.js';
 import { playerAccessCheck } from './routes/player-access.js';
 import { statusOf } from './error-mapping.js';
+import { crossOriginWithCookie } from './zones.js';
 
 export interface PlayerSockets {
   /** the `upgrade` listener of the node:http server */
@@ -40,19 +41,6 @@ const refuse = (socket: Duplex, status: number, body: object, extra = ''): void 
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n${extra}` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
-};
-
-/** A browser page of another site must not use a visitor's cookie to open the socket. */
-const sameOrigin = (req: IncomingMessage): boolean => {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    const host = new URL(origin).host;
-    const forwarded = String(req.headers['x-forwarded-host'] ?? '').split(',')[0]?.trim();
-    return host === req.headers.host || (!!forwarded && host === forwarded);
-  } catch {
-    return false;
-  }
 };
 
 interface Live {
@@ -138,8 +126,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
-    const viaCookie = !req.headers[AUTH_HEADER];
-    if (status === 403 || (deps.config.player.access !== 'open' && viaCookie && !sameOrigin(req))) {
+    if (status === 403 || (deps.config.player.access !== 'open' && crossOriginWithCookie(req, deps.config))) {
       refuse(socket, 403, { success: false, message: 'Access denied.' });
       return;
     }

@@ -1,7 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { forbidden, unauthenticated } from '../common/errors.js';
 import type { AuthService } from '../core/auth/auth.service.js';
-import { requestToken } from './request-context.js';
+import type { LinkConfig } from './client-origin.js';
+import { AUTH_COOKIE, AUTH_HEADER, cookieFromHeader, linksOf, requestToken } from './request-context.js';
 
 /** `/sec` and `/admin`: a valid token of an active account (401 otherwise). Sets `res.locals.caller`. */
 export const requireUser =
@@ -19,3 +21,64 @@ export const requireAdmin: RequestHandler = (_req, res, next) => {
   if (!claims?.admin) throw forbidden('This requires an admin account.');
   next();
 };
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** True when the request authenticates with the `service_auth` cookie alone (no `Service-Auth` header). */
+const cookieOnly = (req: IncomingMessage): boolean => !single(req.headers[AUTH_HEADER]) && !!cookieFromHeader(req.headers.cookie, AUTH_COOKIE);
+
+const originOf = (value: string): string | undefined => {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * True when the browser says a page of another origin sent the request:
+ * `Sec-Fetch-Site` other than `same-origin` or `none` (typed or bookmarked),
+ * or, from browsers that do not send it, an `Origin` other than the
+ * request's own (`Host`, or a trusted proxy's forwarded host, with its
+ * scheme). Without either header the client is no browser, or the request is
+ * a same-origin GET; the approach of Go's `http.CrossOriginProtection`.
+ */
+const fromOtherOrigin = (req: IncomingMessage, config: LinkConfig): boolean => {
+  const site = single(req.headers['sec-fetch-site'])?.trim().toLowerCase();
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = single(req.headers.origin);
+  if (!origin) return false;
+  const own = linksOf(config).requestOrigin(req);
+  return own === undefined || originOf(origin) !== own;
+};
+
+/**
+ * A page of another origin must not act with a visitor's session cookie:
+ * SameSite=Lax stops other sites, but not another port of the same host, and
+ * not WebSockets. True for a request that authenticates with the cookie alone
+ * and comes from another origin. A `Service-Auth` header is proof enough: a
+ * page cannot send it to another origin without CORS, which Pier never grants.
+ */
+export const crossOriginWithCookie = (req: IncomingMessage, config: LinkConfig): boolean => cookieOnly(req) && fromOtherOrigin(req, config);
+
+/** True for an unsafe request (POST, PUT, PATCH, DELETE) that `crossOriginWithCookie` describes. */
+export const isRefusedCrossOrigin = (req: IncomingMessage, config: LinkConfig): boolean =>
+  UNSAFE.has(req.method ?? '') && crossOriginWithCookie(req, config);
+
+/**
+ * Every route: an unsafe request that authenticates with the cookie alone
+ * and comes from another origin gets 403. Applied to the whole app, not per
+ * zone, because the cookie authenticates outside `/sec` and `/admin` too
+ * (the player, the `/open/signup/newinvite` aliases), and a request with the
+ * cookie but no token header has nothing else that proves its origin.
+ */
+export const refuseCrossOrigin =
+  (config: LinkConfig): RequestHandler =>
+  (req, _res, next) => {
+    if (isRefusedCrossOrigin(req, config)) {
+      throw forbidden('A page of another origin may not use the session cookie; send the token in the Service-Auth header.');
+    }
+    next();
+  };

@@ -1,0 +1,145 @@
+/**
+ * Regression: SameSite=Lax keeps the `service_auth` cookie from other sites,
+ * but not from another port of the same host (same-site), so a page there
+ * could create shares in a signed-in visitor's account through the multipart
+ * routes, log them out or drive their player. Unsafe requests (POST, PUT,
+ * PATCH, DELETE) and WebSocket upgrades that authenticate with the cookie
+ * alone are refused with 403 when `Sec-Fetch-Site` says another origin, or,
+ * without it, when `Origin` differs from the request's own origin.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ADMIN, startServer, type TestServer } from '../../support/server.js';
+import { multipartForm, postForm } from '../aliases/support.js';
+
+const DAY = 86_400_000;
+
+describe('cross-origin requests with the session cookie', () => {
+  let s: TestServer;
+  let token: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    // a daemon nobody listens on: the player routes get past the access check and answer 502
+    s = await startServer({ config: { player: { enabled: true, access: 'user', connections: { default: { host: '127.0.0.1', port: 1, timeout: '1 second' } } } } });
+    token = await s.login(ADMIN.login, ADMIN.password);
+    cookie = `service_auth=${token}`;
+  });
+  afterAll(() => s.stop());
+
+  const shareCount = async () =>
+    (await s.request<{ items: unknown[] }>('GET', '/api/v2/sec/share/search', undefined, { token })).body.items.length;
+
+  const upload = (headers: Record<string, string>) =>
+    postForm(s, '/api/v2/sec/upload', headers, multipartForm({ validity: DAY, maxViews: 3 }, [{ name: 'a.txt', content: 'hello' }]));
+
+  it('refuses a multipart upload from another site or another port of this host, and creates no share', async () => {
+    const before = await shareCount();
+    for (const headers of <Record<string, string>[]>[
+      { Cookie: cookie, 'Sec-Fetch-Site': 'same-site' },
+      { Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' },
+      { Cookie: cookie, 'Sec-Fetch-Site': 'same-site', Origin: s.url },
+      { Cookie: cookie, Origin: 'http://127.0.0.1:1234' },
+      { Cookie: cookie, Origin: 'null' },
+    ]) {
+      const res = await upload(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.body.success).toBe(false);
+    }
+    expect(await shareCount()).toBe(before);
+  });
+
+  it('accepts uploads from the same origin, from clients that send no browser headers, and with the token header', async () => {
+    const before = await shareCount();
+    for (const headers of <Record<string, string>[]>[
+      { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' },
+      { Cookie: cookie, 'Sec-Fetch-Site': 'none' },
+      { Cookie: cookie, Origin: s.url },
+      { Cookie: cookie },
+      // a custom header cannot be sent cross-origin without the server's consent (CORS), so it proves the origin
+      { 'Service-Auth': token, 'Sec-Fetch-Site': 'cross-site', Origin: 'http://evil.example' },
+    ]) {
+      const res = await upload(headers);
+      expect(res.status, `${JSON.stringify(headers)}: ${res.text}`).toBe(200);
+    }
+    expect(await shareCount()).toBe(before + 5);
+  });
+
+  it('refuses logout, deletes and admin changes from another origin, and lets reads through', async () => {
+    const id = (await s.request<{ id: string }>('POST', '/api/v2/sec/upload/new', { validity: DAY, maxViews: 3 }, { token })).body.id;
+    const cross = { Cookie: cookie, 'Sec-Fetch-Site': 'same-site' };
+    const logout = await s.request('POST', '/api/v2/sec/auth/logout', undefined, { headers: cross, unchecked: true });
+    expect(logout.status).toBe(403);
+    expect(logout.headers.get('set-cookie')).toBeNull();
+    expect((await s.request('DELETE', `/api/v2/sec/share/${id}`, undefined, { headers: cross, unchecked: true })).status).toBe(403);
+    const account = { login: 'mallory', password: 'mallory-password', state: 'Active', admin: true, email: null };
+    expect((await s.request('POST', '/api/v2/admin/account', account, { headers: cross, unchecked: true })).status).toBe(403);
+    // the cookie authenticates outside /sec and /admin too
+    expect((await s.request('POST', '/api/v2/open/signup/newinvite', { password: 'x' }, { headers: cross, unchecked: true })).status).toBe(403);
+    expect((await s.request('GET', `/api/v2/sec/share/${id}`, undefined, { headers: cross })).status).toBe(200);
+    // the same requests from the app's own pages
+    const same = { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' };
+    expect((await s.request('DELETE', `/api/v2/sec/share/${id}`, undefined, { headers: same })).status).toBe(200);
+    expect((await s.request('POST', '/api/v2/sec/auth/logout', undefined, { headers: same })).status).toBe(200);
+  });
+
+  it('refuses player commands from another origin, on the fast path and on express', async () => {
+    for (const body of [{ command: 'status' }, { command: 'status', extra: 1 }]) {
+      const cross = await s.request('POST', '/api/v1/player', body, { headers: { Cookie: cookie, Origin: 'http://127.0.0.1:1234' }, unchecked: true });
+      expect(cross.status, JSON.stringify(body)).toBe(403);
+    }
+    // past the check: the daemon is unreachable
+    const same = await s.request('POST', '/api/v1/player', { command: 'status' }, { headers: { Cookie: cookie, Origin: s.url }, unchecked: true });
+    expect(same.status).toBe(502);
+  });
+
+  const upgradeStatus = (headers: Record<string, string>): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers });
+      ws.once('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      ws.once('error', reject);
+    });
+
+  it('refuses a player WebSocket opened by a page of another origin with the cookie', async () => {
+    expect(await upgradeStatus({ Cookie: cookie, Origin: 'http://127.0.0.1:1234' })).toBe(403);
+    expect(await upgradeStatus({ Cookie: cookie, Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' })).toBe(403);
+    // forwarding headers of a peer that is no trusted proxy do not make another origin this one
+    expect(await upgradeStatus({ Cookie: cookie, Origin: 'http://evil.example', 'X-Forwarded-Host': 'evil.example' })).toBe(403);
+    // past the check: the daemon is unreachable
+    expect(await upgradeStatus({ Cookie: cookie, Origin: s.url })).toBe(502);
+    expect(await upgradeStatus({ 'Service-Auth': token, Origin: 'http://evil.example' })).toBe(502);
+  });
+
+  it('compares Origin with the forwarded host only when a trusted proxy sent it', async () => {
+    const proxied = await startServer({ config: { 'trusted-proxies': ['127.0.0.1'] } });
+    try {
+      const t = await proxied.login(ADMIN.login, ADMIN.password);
+      const post = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const u = new URL(proxied.url);
+          const req = httpRequest(
+            { host: u.hostname, port: u.port, path: '/api/v2/sec/upload/new', method: 'POST', headers: { ...headers, Cookie: `service_auth=${t}`, 'Content-Type': 'application/json' } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify({ validity: DAY, maxViews: 1 }));
+        });
+      expect(await post({ Origin: 'https://files.example.test', 'X-Forwarded-Host': 'files.example.test', 'X-Forwarded-Proto': 'https' })).toBe(200);
+      expect(await post({ Origin: 'http://files.example.test', 'X-Forwarded-Host': 'files.example.test', 'X-Forwarded-Proto': 'https' })).toBe(403);
+      expect(await post({ Origin: 'https://evil.example', 'X-Forwarded-Host': 'files.example.test', 'X-Forwarded-Proto': 'https' })).toBe(403);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
