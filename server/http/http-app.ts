@@ -92,7 +92,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.get('/', (_req, res) => {
     res.redirect(303, '/app');
   });
-  app.use('/app', webAppRouter(deps.config.webapp.customHead));
+  app.use('/app', webAppRouter(deps.config));
   app.use('/custom', customRouter(deps.config.customContent));
 
   app.use((_req, _res, next) => {

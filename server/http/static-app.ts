@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
+import type { Config } from '../config/types.js';
+import type { LinkConfig } from './client-origin.js';
+import { linksOf } from './request-context.js';
 
 /** The built web client: `dist/renderer` seen from the sources or from the compiled server. */
 const rendererDir = (): string | undefined =>
@@ -26,21 +30,118 @@ export const customHeadHtml = (value: string): string => {
   return value;
 };
 
-/** index.html with the custom head inserted before `</head>`. */
-const indexPage = (dir: string, customHead: string): string => {
+/** index.html with `extra` inserted before `</head>`. */
+const indexPage = (dir: string, extra: string): string => {
   const html = readFileSync(`${dir}/index.html`, 'utf8');
-  const extra = customHeadHtml(customHead);
   return extra ? html.replace('</head>', `${extra}\n</head>`) : html;
 };
 
+/** Sources the configuration adds to the policy. */
+export interface PolicySources {
+  script: string[];
+  style: string[];
+  img: string[];
+}
+
+/** The CSP source for a URL on another server (`https://cdn.example`), undefined for this server's own paths and data: URLs. */
+const sourceOf = (url: string): string | undefined => {
+  const value = url.trim();
+  // scheme-relative: the host, which CSP matches with the page's own scheme
+  if (value.startsWith('//')) return /^\/\/([A-Za-z0-9.-]+(?::\d{1,5})?)(?:[/?#]|$)/.exec(value)?.[1]?.toLowerCase();
+  if (!/^https?:\/\//i.test(value)) return undefined;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+const attribute = (attrs: string, name: string): string | undefined =>
+  new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attrs)?.slice(1).find((v) => v !== undefined);
+
+const hashSource = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * What `webapp.custom-head` (administrator's HTML) needs: its inline
+ * `<script>` and `<style>` blocks by their hashes, and the origins of the
+ * scripts, style sheets and icons it loads from other servers. Inline event
+ * handlers and `style` attributes stay refused.
+ */
+export const customHeadSources = (html: string): PolicySources => {
+  const found: PolicySources = { script: [], style: [], img: [] };
+  const add = (list: string[], source: string | undefined) => {
+    if (source && !list.includes(source)) list.push(source);
+  };
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const src = attribute(m[1]!, 'src');
+    add(found.script, src === undefined ? hashSource(m[2]!) : sourceOf(src));
+  }
+  for (const m of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)) add(found.style, hashSource(m[1]!));
+  for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
+    const rel = (attribute(m[1]!, 'rel') ?? '').toLowerCase().split(/\s+/);
+    const href = sourceOf(attribute(m[1]!, 'href') ?? '');
+    if (rel.includes('stylesheet')) add(found.style, href);
+    if (rel.some((r) => r === 'icon' || r === 'apple-touch-icon' || r === 'mask-icon')) add(found.img, href);
+  }
+  return found;
+};
+
+/**
+ * The one kind of `style` attribute the client's HTML has: markdown-it's
+ * column alignment of tables in share descriptions. Allowed by the hash of
+ * each exact value; any other style attribute stays refused.
+ */
+const tableAlignHashes = ['left', 'right', 'center'].map((a) => hashSource(`text-align:${a}`)).join(' ');
+
+/**
+ * The Content-Security-Policy of the web client. Scripts and styles only from
+ * this server (the Vite build has no inline script or style; Vue's `:style`
+ * bindings go through CSSOM, which the policy does not restrict), style
+ * attributes only for table alignment in Markdown; images also
+ * as data: (QR codes) and blob: URLs; media from this server (previews of
+ * uploaded files, served with their own `sandbox` policy and framed from the
+ * same origin, which `default-src 'self'` allows); requests to this server and
+ * the player's WebSocket on the host the page was loaded from; no plugins, no
+ * `<base>`, forms only to this server, and no page may frame it.
+ */
+export const contentSecurityPolicy = (extra: PolicySources, host?: string): string =>
+  [
+    "default-src 'self'",
+    ["script-src 'self'", ...extra.script].join(' '),
+    ["style-src 'self'", ...extra.style].join(' '),
+    `style-src-attr 'unsafe-hashes' ${tableAlignHashes}`,
+    ["img-src 'self' data: blob:", ...extra.img].join(' '),
+    "media-src 'self' blob:",
+    ["connect-src 'self'", ...(host ? [`ws://${host}`, `wss://${host}`] : [])].join(' '),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+
 /**
  * `/app` and every path below it answer the single-page app; files that exist
- * in the build (scripts, styles, images) are served as they are.
+ * in the build (scripts, styles, images) are served as they are. Every answer
+ * carries the policy and `X-Frame-Options: DENY`.
  */
-export const webAppRouter = (customHead = ''): Router => {
+export const webAppRouter = (config: LinkConfig & { webapp: Pick<Config['webapp'], 'customHead' | 'appIcon' | 'appIconDark' | 'appLogo' | 'appLogoDark'> }): Router => {
   const r = express.Router();
   const dir = rendererDir();
-  const page = dir ? indexPage(dir, customHead) : notBuilt;
+  const head = customHeadHtml(config.webapp.customHead);
+  const page = dir ? indexPage(dir, head) : notBuilt;
+  const { appIcon, appIconDark, appLogo, appLogoDark } = config.webapp;
+  const extra = customHeadSources(head);
+  for (const url of [appIcon, appIconDark, appLogo, appLogoDark]) {
+    const source = sourceOf(url);
+    if (source && !extra.img.includes(source)) extra.img.push(source);
+  }
+  const links = linksOf(config);
+  r.use((req, res, next) => {
+    const own = links.requestOrigin(req);
+    res.setHeader('Content-Security-Policy', contentSecurityPolicy(extra, own ? new URL(own).host : undefined));
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
   if (dir) r.use(express.static(dir, { index: false }));
   r.get('/{*rest}', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
