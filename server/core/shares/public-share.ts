@@ -1,10 +1,12 @@
 /**
  * Access to a share by its publish id (`/open/share/{pid}` and its files and
- * ZIP). On every route: published, unexpired and the password matches. A
- * detail request also needs an unused view and counts one, atomically. File
- * and ZIP requests pass with the share cookie of a viewed share; without it
- * they need the password (when the share has one) and an unused view, and
- * count nothing.
+ * ZIP). On every route: published and unexpired. A request with the share
+ * cookie of this publication passes without password and views and counts
+ * nothing (a view is one recipient, however many range requests its browser
+ * makes). Any other request needs the password (when the share has one) and
+ * an unused view, and counts one, atomically: of parallel requests for the
+ * last view exactly one passes. The signed-in owner and members of the alias
+ * the share came through never count one.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
@@ -13,7 +15,9 @@ import type { Logger } from '../../common/log.js';
 import type { Database } from '../../db/schema.js';
 import { verifyPassword } from '../auth/password-hash.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
-import type { ShareCookieSigner } from './share-cookie.js';
+import type { Accessor } from './accessor.js';
+import { canAccessShare } from './share-access.js';
+import { publicationKey, type ShareCookieSigner } from './share-cookie.js';
 import { findPublishById, findShare, type PublishRecord, type ShareRecord } from './share.repository.js';
 
 export interface PublicCredentials {
@@ -23,11 +27,20 @@ export interface PublicCredentials {
   cookie: string | undefined;
   /** the client address, for the password rate limit */
   address: string;
+  /** the signed-in user sending the request, if any: the owner and alias members count no view */
+  viewer?: Accessor | undefined;
 }
 
 export interface PublicAccess {
   share: ShareRecord;
   publish: PublishRecord;
+  /** the share cookie to set for the browser, so it counts no further view; null when it sent a valid one */
+  cookie: ShareCookie | null;
+}
+
+export interface ShareCookie {
+  value: string;
+  maxAgeMs: number;
 }
 
 export interface PublicDeps {
@@ -54,12 +67,18 @@ const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, cre
   }
 };
 
-/** Counts one view unless the views are used up meanwhile; false when none was left. */
+/**
+ * Counts one view, in one conditional update, unless the share was
+ * unpublished, expired or its views used up meanwhile; false when none was
+ * left. The condition is checked by the database on the row it updates, so
+ * parallel requests can never count more than `maxViews`.
+ */
 const countView = async (d: PublicDeps, p: PublishRecord, now: number): Promise<boolean> => {
   const res = await d.db
     .updateTable('publish_shares')
     .set({ views: sql`views + 1`, last_access: now })
     .where('id', '=', p.id)
+    .where('publish_date', '=', p.publishDate)
     .where('enabled', '=', 1)
     .where('publish_until', '>', now)
     .where('views', '<', (eb) => eb.selectFrom('shares').select('shares.max_views').whereRef('shares.id', '=', 'publish_shares.share_id'))
@@ -68,17 +87,14 @@ const countView = async (d: PublicDeps, p: PublishRecord, now: number): Promise<
 };
 
 /**
- * Anyone: checks the rules for a public share. `view` counts one view and
- * needs one left; `bytes` (file and ZIP) lets a valid share cookie stand in
- * for password and views. Throws 404 for unknown, unpublished, expired or
- * used-up shares, `password-required`, `password-wrong` or `rate-limited`.
+ * Anyone: checks the rules for a public share (detail, file and ZIP alike).
+ * A valid share cookie of this publication stands in for password and views;
+ * otherwise the password must match and a view must be left, and one is
+ * counted unless the viewer is the signed-in owner or an alias member.
+ * Throws 404 for unknown, unpublished, expired or used-up shares,
+ * `password-required`, `password-wrong` or `rate-limited`.
  */
-export const openPublicShare = async (
-  d: PublicDeps,
-  pid: string,
-  creds: PublicCredentials,
-  mode: 'view' | 'bytes',
-): Promise<PublicAccess> => {
+export const openPublicShare = async (d: PublicDeps, pid: string, creds: PublicCredentials): Promise<PublicAccess> => {
   const now = d.clock.now();
   const publish = await findPublishById(d.db, pid);
   const share = publish && (await findShare(d.db, publish.shareId));
@@ -86,19 +102,18 @@ export const openPublicShare = async (
     d.log.info('No public share with this id', { publishId: pid, address: creds.address });
     throw notFound('The share');
   }
-  const cookieOk = d.signer.verify(creds.cookie, pid, share.passwordHash, now);
-  if (mode === 'bytes' && cookieOk) return { share, publish };
+  if (d.signer.verify(creds.cookie, publicationKey(publish), share.passwordHash, now)) return { share, publish, cookie: null };
   if (publish.views >= share.maxViews) throw notFound('The share');
-  if (!cookieOk) await checkPassword(d, pid, share, creds);
-  if (mode === 'view') {
-    if (!(await countView(d, publish, now))) throw notFound('The share');
-    return { share, publish: { ...publish, views: publish.views + 1, lastAccess: now } };
-  }
-  return { share, publish };
+  await checkPassword(d, pid, share, creds);
+  const member = creds.viewer !== undefined && (await canAccessShare(d.db, creds.viewer, share.id));
+  if (member) return { share, publish, cookie: shareCookieFor(d, { share, publish }) };
+  if (!(await countView(d, publish, now))) throw notFound('The share');
+  const counted = { ...publish, views: publish.views + 1, lastAccess: now };
+  return { share, publish: counted, cookie: shareCookieFor(d, { share, publish: counted }) };
 };
 
-/** The cookie value and lifetime after a successful view: valid until the share expires. */
-export const shareCookieFor = (d: PublicDeps, a: PublicAccess): { value: string; maxAgeMs: number } => ({
-  value: d.signer.sign(a.publish.id, a.share.passwordHash, a.publish.publishUntil),
+/** The cookie value and lifetime for a request that passed: valid for this publication until the share expires. */
+export const shareCookieFor = (d: PublicDeps, a: { share: ShareRecord; publish: PublishRecord }): ShareCookie => ({
+  value: d.signer.sign(publicationKey(a.publish), a.share.passwordHash, a.publish.publishUntil),
   maxAgeMs: Math.max(0, a.publish.publishUntil - d.clock.now()),
 });

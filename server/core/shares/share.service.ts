@@ -58,9 +58,9 @@ export interface ShareService {
   removeFile(a: Accessor, shareId: string, shareFileId: string): Promise<BasicResult>;
   publish(a: Accessor, shareId: string, reuseId: boolean): Promise<BasicResult>;
   unpublish(a: Accessor, shareId: string): Promise<BasicResult>;
-  /** Anyone: the public detail by publish id; counts one view (see `openPublicShare`). */
+  /** Anyone: the public detail by publish id, and the share cookie; counts one view unless the cookie or the viewer says not to (see `openPublicShare`). */
   openView(publishId: string, creds: PublicCredentials, baseUrl: string): Promise<PublicView>;
-  /** Anyone: access for file and ZIP requests by publish id; counts nothing. */
+  /** Anyone: access for file and ZIP requests by publish id; the same rules and counting as `openView`. */
   openBytes(publishId: string, creds: PublicCredentials): Promise<PublicAccess>;
 }
 
@@ -87,11 +87,11 @@ export const createShareService = (d: ShareServiceDeps): ShareService => {
     publish: (a, id, reuseId) => publishShare(update, a, id, reuseId),
     unpublish: (a, id) => unpublishShare(update, a, id),
     async openView(publishId, creds, baseUrl) {
-      const access = await openPublicShare(pub, publishId, creds, 'view');
+      const access = await openPublicShare(pub, publishId, creds);
       const filesUrl = `${baseUrl}/api/v2/open/share/${encodeURIComponent(publishId)}`;
       const detail = await describeShare(d.db, access.share, access.publish, { key: publishId, filesUrl, public: true }, d.clock.now());
       return { detail, cookie: shareCookieFor(pub, access) };
     },
-    openBytes: (publishId, creds) => openPublicShare(pub, publishId, creds, 'bytes'),
+    openBytes: (publishId, creds) => openPublicShare(pub, publishId, creds),
   };
 };

@@ -1,13 +1,14 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { PublicAccess } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
-import { userAccessor } from '../request-context.js';
-import { publicCredentials } from './open-shares.context.js';
+import { externalBaseUrl, userAccessor } from '../request-context.js';
+import { publicCredentials, setShareCookie } from './open-shares.context.js';
 import { fileSelection, sendFile, sendZip, setFileSecurityHeaders } from './downloads.send.js';
 
 const param = (req: Request, name: string): string => String(req.params[name]);
 
 /** File and ZIP downloads: the owner's below `/sec/share/{id}`, the public ones below `/open/share/{pid}`. */
-export const downloadRoutes: RouteModule = (api, { shares, downloads, config, log, origin }) => {
+export const downloadRoutes: RouteModule = (api, { shares, downloads, config, log, origin, auth }) => {
   const chunk = config.fileDownload.downloadChunkSize;
   const dlog = log.child('downloads');
   const secured: RequestHandler = (_req, res, next) => {
@@ -28,8 +29,20 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
     await sendZip(res, name ?? shareId, entries, downloads, dlog);
   });
 
+  /**
+   * Public access for a file or ZIP request: a request without the share
+   * cookie counts a view and gets the cookie, so its browser's further
+   * (range) requests count nothing.
+   */
+  const openBytes = async (req: Request, res: Response): Promise<PublicAccess> => {
+    const pid = param(req, 'pid');
+    const access = await shares.openBytes(pid, await publicCredentials(req, origin, auth));
+    if (access.cookie) setShareCookie(res, pid, access.cookie, externalBaseUrl(req, config).startsWith('https:'));
+    return access;
+  };
+
   const publicFile: RequestHandler = async (req, res) => {
-    const access = await shares.openBytes(param(req, 'pid'), publicCredentials(req, origin));
+    const access = await openBytes(req, res);
     const file = await downloads.shareFile(access.share.id, param(req, 'fid'));
     await sendFile(req, res, file, downloads, chunk, dlog);
   };
@@ -38,7 +51,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
 
   api.route('get', '/api/v2/open/share/{pid}/zip', secured, async (req, res) => {
     const pid = param(req, 'pid');
-    const access = await shares.openBytes(pid, publicCredentials(req, origin));
+    const access = await openBytes(req, res);
     const entries = await downloads.zipEntries(access.share.id, fileSelection(req));
     await sendZip(res, access.share.name ?? pid, entries, downloads, dlog);
   });

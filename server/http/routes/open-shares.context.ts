@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express';
+import type { AuthService } from '../../core/auth/auth.service.js';
 import { SHARE_COOKIE } from '../../core/shares/share-cookie.js';
-import type { PublicCredentials } from '../../core/shares/public-share.js';
+import type { PublicCredentials, ShareCookie } from '../../core/shares/public-share.js';
 import type { ClientOrigin } from '../client-origin.js';
+import { requestToken } from '../request-context.js';
 
 export const PASSWORD_HEADER = 'service-password';
 
@@ -18,15 +20,23 @@ const decodePassword = (raw: string | undefined): string | undefined => {
   }
 };
 
-/** What a public request brings to prove access: password header, share cookie, client address. */
-export const publicCredentials = (req: Request, origin: ClientOrigin): PublicCredentials => ({
-  password: decodePassword(req.get(PASSWORD_HEADER)),
-  cookie: (req.cookies as Record<string, string> | undefined)?.[SHARE_COOKIE],
-  address: origin.clientAddress(req),
-});
+/**
+ * What a public request brings to prove access: password header, share
+ * cookie, client address, and the signed-in user when it carries a valid
+ * token (header or cookie; the owner and alias members count no view).
+ */
+export const publicCredentials = async (req: Request, origin: ClientOrigin, auth: AuthService): Promise<PublicCredentials> => {
+  const claims = await auth.authenticate(requestToken(req));
+  return {
+    password: decodePassword(req.get(PASSWORD_HEADER)),
+    cookie: (req.cookies as Record<string, string> | undefined)?.[SHARE_COOKIE],
+    address: origin.clientAddress(req),
+    viewer: claims && { kind: 'user', accountId: claims.accountId, login: claims.login, admin: claims.admin },
+  };
+};
 
 /** Sets the share cookie: HttpOnly, SameSite=Lax, only sent to this share's public routes. */
-export const setShareCookie = (res: Response, publishId: string, cookie: { value: string; maxAgeMs: number }, secure: boolean): void => {
+export const setShareCookie = (res: Response, publishId: string, cookie: ShareCookie, secure: boolean): void => {
   res.cookie(SHARE_COOKIE, cookie.value, {
     httpOnly: true,
     sameSite: 'lax',

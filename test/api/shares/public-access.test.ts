@@ -18,7 +18,7 @@ describe('public access by publish id', () => {
   let token: string;
   const clock = manualClock(Date.UTC(2030, 0, 1));
   beforeAll(async () => {
-    s = await startServer({ clock, config: { backend: { auth: { 'session-valid': '3650 days' } } } });
+    s = await startServer({ clock, config: { backend: { auth: { 'session-valid': '3650 days', 'session-max': '3650 days' } } } });
     token = await s.login(ADMIN.login, ADMIN.password);
   });
   afterAll(() => s.stop());
@@ -87,16 +87,16 @@ describe('public access by publish id', () => {
     expect((await fetchRaw(s, `/api/v2/open/share/${pid}/file/${fid}`, { method: 'HEAD' })).status).toBe(401);
   });
 
-  it('counts views on the detail only; the cookie lets files and ZIP through without counting', async () => {
-    const { id, files } = await shareWithFiles(s, token, [{ name: 'a.txt', content: 'abc' }], { password: 'pw', maxViews: 2, validity: DAY });
+  it('counts a view for each request without the cookie; the cookie lets files, ZIP and the detail through without counting', async () => {
+    const { id, files } = await shareWithFiles(s, token, [{ name: 'a.txt', content: 'abc' }], { password: 'pw', maxViews: 4, validity: DAY });
     const pid = await publish(s, token, id);
     const fid = files['a.txt']!.id;
     const views = async () => (await shareDetail(s, token, id)).publishInfo!.views;
 
-    // without the cookie: password and a view left are needed, nothing is counted
+    // without the cookie: password and a view left are needed, and each request counts one
     expect((await file(pid, fid, { 'Service-Password': 'pw' })).status).toBe(200);
     expect((await zip(pid, { 'Service-Password': 'pw' })).status).toBe(200);
-    expect(await views()).toBe(0);
+    expect(await views()).toBe(2);
 
     const first = await open(pid, { 'Service-Password': 'pw' });
     expect(first.status).toBe(200);
@@ -106,7 +106,7 @@ describe('public access by publish id', () => {
     expect(attrs).toMatch(/SameSite=Lax/i);
     expect(attrs).toContain(`Path=/api/v2/open/share/${pid}`);
     expect(Number(/Max-Age=(\d+)/i.exec(attrs)![1])).toBe(DAY / 1000);
-    expect(await views()).toBe(1);
+    expect(await views()).toBe(3);
 
     for (let i = 0; i < 3; i++) {
       const r = await file(pid, fid, { Cookie: pair });
@@ -114,15 +114,16 @@ describe('public access by publish id', () => {
       expect(await r.text()).toBe('abc');
       expect((await zip(pid, { Cookie: pair })).status).toBe(200);
     }
-    expect(await views()).toBe(1);
-
-    // the cookie also stands in for the password on the detail, which still counts
+    // the cookie also stands in for the password on the detail, and counts nothing there either
     expect((await open(pid, { Cookie: pair })).status).toBe(200);
-    expect(await views()).toBe(2);
-    // views used up: the detail and cookie-less downloads are refused, the cookie still works
-    expect((await open(pid, { Cookie: pair })).status).toBe(404);
+    expect(await views()).toBe(3);
+    // the last view goes to one more recipient; then the detail and cookie-less downloads are refused, the cookie still works
+    expect((await file(pid, fid, { 'Service-Password': 'pw' })).status).toBe(200);
+    expect(await views()).toBe(4);
+    expect((await open(pid, { 'Service-Password': 'pw' })).status).toBe(404);
     expect((await file(pid, fid, { 'Service-Password': 'pw' })).status).toBe(404);
     expect((await zip(pid, { 'Service-Password': 'pw' })).status).toBe(404);
+    expect((await open(pid, { Cookie: pair })).status).toBe(200);
     expect((await file(pid, fid, { Cookie: pair })).status).toBe(200);
     expect((await zip(pid, { Cookie: pair })).status).toBe(200);
 
