@@ -54,8 +54,10 @@ export const applyRules = (c: SpecValue, issues: Issues): void => {
       r.err(`trusted-proxies.${i}`, (e as Error).message);
     }
   }
-  if (c.backend.auth.sessionMax < c.backend.auth.sessionValid)
-    r.err('backend.auth.session-max', `must not be below backend.auth.session-valid (${fmt(c.backend.auth.sessionValid)}), got ${fmt(c.backend.auth.sessionMax)}`);
+  if (c.backend.auth.sessionMax < c.backend.auth.sessionValid) {
+    r.warn('backend.auth.session-max', `is below backend.auth.session-valid (${fmt(c.backend.auth.sessionValid)}), so it is raised to that, got ${fmt(c.backend.auth.sessionMax)}`);
+    c.backend.auth.sessionMax = c.backend.auth.sessionValid;
+  }
 
   const cc = c.backend.computeChecksum;
   if (cc.useDefault) cc.parallel = Math.max(1, availableParallelism() - 1);

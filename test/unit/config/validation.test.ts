@@ -59,6 +59,14 @@ describe('validation', () => {
     expect(warnings.some((w) => w.startsWith(`${K}.backend.share.zip-max-size:`))).toBe(true);
   });
 
+  it('raises session-max to session-valid with a warning, and refuses trusted proxies that are no address', async () => {
+    const { config, warnings } = await load({ file: hoconFile('backend.auth { session-valid = 30 days, session-max = 1 day }') });
+    expect(config.backend.auth.sessionMax).toBe(30 * 24 * 3600_000);
+    expect(warnings.some((w) => w.startsWith(`${K}.backend.auth.session-max:`))).toBe(true);
+    const e = await loadErrors({ file: hoconFile('trusted-proxies = ["10.0.0.0/8", "proxy.lan"]') });
+    expect(e.errors).toEqual([expect.stringMatching(/^service\.restserver\.trusted-proxies\.1: .*proxy\.lan/)]);
+  });
+
   it('falls back to gb for an unknown default-language', async () => {
     const { config, warnings } = await load({ env: { SERVICE_WEBAPP_DEFAULT_LANGUAGE: 'xx' } });
     expect(config.webapp.defaultLanguage).toBe('gb');
