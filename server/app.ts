@@ -112,7 +112,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     clock,
     log: log.child('shares'),
     stores,
-    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword },
+    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour },
     maxPageSize: config.maxPageSize,
     serverSecret: authCfg.serverSecret,
     rateLimit: { enabled: config.rateLimit.enabled, failures: config.rateLimit.sharePasswordFailures, windowMs: config.rateLimit.window },
@@ -135,7 +135,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const guestUploads = createGuestUploads({ db: db.db, events, mail, log: log.child('aliases') });
   // one upload service for the /sec and /alias mounts, with guest multipart uploads announced
   const uploads = guestUploads.withEvents(
-    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, checksums, pending }),
+    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, pending }),
   );
   const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };

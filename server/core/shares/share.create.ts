@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { formatDuration } from '../../common/durations.js';
 import { randomId } from '../../common/ids.js';
+import { AppError } from '../../common/errors.js';
 import { failId, okId, type IdResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
@@ -19,7 +20,11 @@ export interface ShareProperties {
 export interface ShareRules {
   maxValidity: number;
   requireSharePassword: boolean;
+  /** shares guests may create through one alias within an hour */
+  sharesPerAliasPerHour: number;
 }
+
+const HOUR = 60 * 60 * 1000;
 
 /**
  * Checks the contract's rules for a new share and gives the row values, or
@@ -45,8 +50,10 @@ export const checkNewShare = (
 
 /**
  * Signed-in users and guests (through their alias): creates an empty share
- * owned by the accessor's account, after `checkNewShare`. Pass a transaction
- * as `db` to make the share part of a larger all-or-nothing step.
+ * owned by the accessor's account, after `checkNewShare`. A guest beyond the
+ * alias' shares per hour gets `rate-limited`; the count and the insert run
+ * under a lock of the alias row, so parallel requests on any server cannot
+ * pass it together.
  */
 export const createShare = async (
   db: Kysely<Database>,
@@ -58,19 +65,38 @@ export const createShare = async (
   const checked = checkNewShare(a, props, rules);
   if (!checked.ok) return checked.result;
   const id = randomId();
-  await db
-    .insertInto('shares')
-    .values({
-      id,
-      account_id: ownerOf(a),
-      alias_id: a.kind === 'alias' ? a.aliasId : null,
-      name: props.name || null,
-      validity: checked.validity,
-      max_views: props.maxViews,
-      password: checked.password === null ? null : await hashPassword(checked.password),
-      description: props.description || null,
-      created: clock.now(),
-    })
-    .execute();
+  const password = checked.password === null ? null : await hashPassword(checked.password);
+  await db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    if (a.kind === 'alias') {
+      // an UPDATE that changes nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite
+      await trx.updateTable('aliases').set((eb) => ({ account_id: eb.ref('account_id') })).where('id', '=', a.aliasId).execute();
+      const recent = await trx
+        .selectFrom('shares')
+        .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
+        .where('alias_id', '=', a.aliasId)
+        .where('created', '>', now - HOUR)
+        .executeTakeFirstOrThrow();
+      if (Number(recent.n) >= rules.sharesPerAliasPerHour) {
+        throw new AppError('rate-limited', 'This upload link has received too many uploads in the last hour. Try again later.', {
+          retryAfterSeconds: Math.max(1, Math.ceil((Number(recent.oldest) + HOUR - now) / 1000)),
+        });
+      }
+    }
+    await trx
+      .insertInto('shares')
+      .values({
+        id,
+        account_id: ownerOf(a),
+        alias_id: a.kind === 'alias' ? a.aliasId : null,
+        name: props.name || null,
+        validity: checked.validity,
+        max_views: props.maxViews,
+        password,
+        description: props.description || null,
+        created: now,
+      })
+      .execute();
+  });
   return okId(id, 'Share created.');
 };

@@ -109,6 +109,16 @@ export const setLength = async (db: Db, fileId: string, length: number): Promise
   await db.updateTable('file_meta').set({ length }).where('file_id', '=', fileId).execute();
 };
 
+/** The number of files of the share, complete or not. */
+export const fileCount = async (db: Db, shareId: string): Promise<number> => {
+  const row = await db
+    .selectFrom('share_files')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('share_id', '=', shareId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+};
+
 /** The sum of the (declared or real) lengths of the share's files: what counts against `max-size`. */
 export const shareSize = async (db: Db, shareId: string): Promise<number> => {
   const row = await db

@@ -15,7 +15,7 @@ import { createShare, type ShareProperties } from '../shares/share.create.js';
 import { readMultipart } from './multipart.js';
 import { parseShareProperties } from './share-properties.js';
 import { removeCreated, storeStreamedFile, type CreatedFile } from './streamed-file.js';
-import type { UploadDeps } from './upload.deps.js';
+import { newShareRules, type UploadDeps } from './upload.deps.js';
 
 /** Sharry's defaults for a multipart upload without `meta`: 2 days, 30 views. */
 export const DEFAULT_PROPERTIES: ShareProperties = {
@@ -48,7 +48,7 @@ class Refused extends Error {
 export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartRequest): Promise<IdResult> => {
   const created: CreatedFile[] = [];
   let share: { id: string; name: string | null } | undefined;
-  const rules = { maxValidity: deps.share.maxValidity, requireSharePassword: deps.share.requireSharePassword };
+  const rules = newShareRules(deps);
   const pending = deps.pending.begin();
   const create = async (props: ShareProperties) => {
     const r = await createShare(deps.db, deps.clock, a, props, rules);

@@ -11,7 +11,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { AppError, notFound } from '../../common/errors.js';
 import { formatSize } from '../../common/sizes.js';
 import type { Database } from '../../db/schema.js';
-import { insertFile, setLength, shareSize, type NewFile } from './file.repository.js';
+import { fileCount, insertFile, setLength, shareSize, type NewFile } from './file.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -34,12 +34,16 @@ const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<v
 
 /**
  * Inserts the rows of a new file if the share has room for its declared
- * length (`used + length <= maxSize`); otherwise throws `too-large` and
- * inserts nothing.
+ * length (`used + length <= maxSize`) and holds fewer than `maxFiles` files;
+ * otherwise throws `too-large` and inserts nothing.
  */
-export const reserveNewFile = async (db: Db, maxSize: number, file: NewFile): Promise<void> => {
+export const reserveNewFile = async (db: Db, bounds: { maxSize: number; maxFiles: number }, file: NewFile): Promise<void> => {
+  const { maxSize, maxFiles } = bounds;
   await db.transaction().execute(async (trx) => {
     await lockShare(trx, file.shareId);
+    if ((await fileCount(trx, file.shareId)) >= maxFiles) {
+      throw new AppError('too-large', `A share holds at most ${maxFiles} files.`);
+    }
     const used = await shareSize(trx, file.shareId);
     if (used + file.length > maxSize) throw quotaExceeded(maxSize, maxSize - used);
     await insertFile(trx, file);

@@ -14,7 +14,7 @@ import { deleteFileRows } from './file.repository.js';
 import type { FilePart } from './multipart.js';
 import type { PendingRequest } from './pending-uploads.js';
 import { growReservation, reserveNewFile } from './quota.js';
-import type { UploadDeps } from './upload.deps.js';
+import { shareBounds, type UploadDeps } from './upload.deps.js';
 
 /** Quota reserved per step while a part of unknown length streams in. */
 export const RESERVE_STEP = 8 * 1024 * 1024;
@@ -52,7 +52,7 @@ export const storeStreamedFile = async (
   const location = await store.create(fileId, { shareId: share.id, shareName: share.name, fileName: filename });
   created.push({ fileId, location, store });
   await pending.setLocation(fileId, location);
-  await reserveNewFile(db, rules.maxSize, {
+  await reserveNewFile(db, shareBounds(deps), {
     id,
     fileId,
     shareId: share.id,

@@ -21,7 +21,7 @@ import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
 import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, type UploadFile } from './file.repository.js';
 import { reserveNewFile } from './quota.js';
-import type { UploadDeps } from './upload.deps.js';
+import { shareBounds, type UploadDeps } from './upload.deps.js';
 
 export interface TusFileInfo {
   /** the tus upload id = the share-file id, chosen by the adapter */
@@ -87,7 +87,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
       const mimetype = info.type.trim() || 'application/octet-stream';
       const location = await store.create(fileId, { shareId, shareName: share.name, fileName: filename });
       try {
-        await reserveNewFile(db, deps.share.maxSize, {
+        await reserveNewFile(db, shareBounds(deps), {
           id: info.id,
           fileId,
           shareId,

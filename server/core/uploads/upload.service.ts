@@ -10,7 +10,7 @@ import { createShare, type ShareProperties } from '../shares/share.create.js';
 import { addFiles, uploadShare, type MultipartRequest } from './multipart-uploads.js';
 import { createTusUploads, type TusUploads } from './tus-uploads.js';
 import { createUploadLocks, type UploadLocks } from './upload-locks.js';
-import type { UploadDeps } from './upload.deps.js';
+import { newShareRules, type UploadDeps } from './upload.deps.js';
 
 export interface UploadService {
   /** Signed-in users and guests: an empty share (the web client uploads its files with tus). */
@@ -26,10 +26,7 @@ export interface UploadService {
 
 export const createUploadService = (deps: UploadDeps): UploadService => ({
   createEmpty: (a, props) =>
-    createShare(deps.db, deps.clock, a, props, {
-      maxValidity: deps.share.maxValidity,
-      requireSharePassword: deps.share.requireSharePassword,
-    }),
+    createShare(deps.db, deps.clock, a, props, newShareRules(deps)),
   upload: (a, req) => uploadShare(deps, a, req),
   addFiles: (a, shareId, req) => addFiles(deps, a, shareId, req),
   tus: createTusUploads(deps),
