@@ -1,8 +1,10 @@
 /**
  * The convenience endpoints (`playerspecial`): query parameters become one
  * daemon command with every value quoted and escaped. Unknown parameter
- * names are refused rather than silently ignored.
+ * names are refused rather than silently ignored, and so is a value with a
+ * line break, CR or NUL (it would end the command and start another).
  */
+import { isSafeArgument, unsafeArgumentMessage } from './protocol/command-line.js';
 import { quoteArg } from './protocol/reply.js';
 import { filterType, tagName } from './tags.js';
 
@@ -23,6 +25,7 @@ const filters = (q: Query, reserved: readonly string[]): { ok: true; args: strin
     const type = filterType(name);
     if (!type) return { ok: false, field: name, message: `Unknown filter '${name}': use a tag name, any, file, base or modified-since.` };
     for (const value of all(v)) {
+      if (!isSafeArgument(value)) return { ok: false, field: name, message: unsafeArgumentMessage(`The value of '${name}'`) };
       args.push(`${type} ${quoteArg(value)}`);
       count++;
     }

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, badRequest } from '../../common/errors.js';
 import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.service.js';
+import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
 import { DaemonError } from '../../player/protocol/connection.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { connectionId } from './player-access.js';
@@ -36,6 +37,12 @@ const sizeParam = (req: Request): number | undefined => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 4096) throw badRequest('size', "'size' must be an integer from 0 to 4096.");
   return n === 0 ? undefined : n;
+};
+
+/** A value that goes into a daemon command: a line break, CR or NUL would end it and start another (400). */
+const daemonArgument = (field: string, label: string, value: string): string => {
+  if (!isSafeArgument(value)) throw badRequest(field, unsafeArgumentMessage(label));
+  return value;
 };
 
 const contentDisposition = (filename: string): string => {
@@ -78,6 +85,7 @@ const send = (req: Request, res: Response, r: CoverResult, next: (e?: unknown) =
 /** A daemon failure during a lookup becomes 502 or 504 through the one error mapping. */
 const daemonFailure = (e: unknown): never => {
   if (e instanceof DaemonError) throw new AppError(e.kind, e.message);
+  if (e instanceof UnsafeCommandError) throw badRequest('name', e.message);
   throw e;
 };
 
@@ -86,13 +94,13 @@ export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
   for (const kind of ['cover', 'booklet'] as AlbumFileKind[]) {
     const album: RequestHandler = async (req, res, next) => {
       const id = connectionId(deps, req.params);
-      const name = String(req.query['name'] ?? '');
+      const name = daemonArgument('name', 'The album name', String(req.query['name'] ?? ''));
       const size = kind === 'cover' ? sizeParam(req) : undefined;
       send(req, res, await covers().album(id, kind, name, size).catch(daemonFailure), next);
     };
     const file: RequestHandler = async (req, res, next) => {
       const id = connectionId(deps, req.params);
-      const uri = String(req.params['uri'] ?? '');
+      const uri = daemonArgument('uri', 'The file path', String(req.params['uri'] ?? ''));
       const size = kind === 'cover' ? sizeParam(req) : undefined;
       send(req, res, await covers().file(id, kind, uri, size).catch(daemonFailure), next);
     };

@@ -2,6 +2,7 @@
  * One connection to a daemon: greeting, password, commands answered in order
  * (first in, first out), per-command timeout, and `idle`/`noidle`.
  */
+import { assertCommandLine } from './command-line.js';
 import { ProtocolError, quoteArg, ReplyReader, type Reply } from './reply.js';
 import { ConnectError, type DaemonDialer, type DaemonSocket } from './socket.js';
 
@@ -125,8 +126,11 @@ export class DaemonConnection {
    * Writes one command (a single line or a whole command list; the final
    * newline is added) and resolves with its reply. A timeout rejects with
    * `timeout` and closes the connection, since its answers would be out of step.
+   * Throws `UnsafeCommandError`, writing nothing, for a command with a line
+   * break (other than between the lines of a command list), a CR or a NUL.
    */
   send(command: string, timeoutMs: number): Promise<Reply> {
+    assertCommandLine(command);
     if (this.closed) return Promise.reject(new DaemonError('unavailable', `The connection to ${this.label} is closed.`, true));
     return new Promise((resolve, reject) => {
       const p: Pending = { resolve, reject, timer: undefined, receivedAtWrite: this.received };
@@ -136,7 +140,7 @@ export class DaemonConnection {
         }, timeoutMs);
       }
       this.pending.push(p);
-      this.socket.write(`${command}\n`);
+      this.write(command);
     });
   }
 
@@ -150,7 +154,7 @@ export class DaemonConnection {
 
   /** Ends a pending `idle` early; its reply then carries the changes so far. No-op when not idling. */
   noidle(): void {
-    if (this.idling && !this.closed) this.socket.write('noidle\n');
+    if (this.idling && !this.closed) this.write('noidle');
   }
 
   /** `listener` is called once when the connection is lost or closed. */
@@ -162,8 +166,8 @@ export class DaemonConnection {
   /** Says goodbye to the daemon and closes. */
   close(): void {
     if (this.closed) return;
-    if (this.idling) this.socket.write('noidle\n');
-    this.socket.write('close\n');
+    if (this.idling) this.write('noidle');
+    this.write('close');
     this.socket.end();
     this.fail(new DaemonError('unavailable', `The connection to ${this.label} was closed.`), false);
   }
@@ -172,6 +176,12 @@ export class DaemonConnection {
     if (this.closed) return;
     this.socket.destroy();
     this.fail(new DaemonError('unavailable', `The connection to ${this.label} was closed.`));
+  }
+
+  /** The one place that writes to the daemon: each command checked, then ended with a line feed. */
+  private write(command: string): void {
+    assertCommandLine(command);
+    this.socket.write(`${command}\n`);
   }
 
   private settle(reply: Reply): void {

@@ -3,6 +3,7 @@
  * callers wait (up to the timeout) for a free one, idle connections are
  * reused and retired before the daemon's own idle timeout, dead ones replaced.
  */
+import { assertCommandLine } from './command-line.js';
 import { DaemonConnection, DaemonError, type ConnectOptions } from './connection.js';
 import type { Reply } from './reply.js';
 
@@ -48,9 +49,12 @@ export class DaemonPool {
    * Runs one command on a pooled connection. `keep: false` closes the
    * connection afterwards instead of returning it (for commands that change
    * the connection's state, such as `password` or `tagtypes clear`).
-   * Rejects with `DaemonError` (`unavailable` or `timeout`).
+   * Rejects with `DaemonError` (`unavailable` or `timeout`), and with
+   * `UnsafeCommandError` before taking a connection for a command that is
+   * not one line or one command list.
    */
   async run(command: string, keep = true): Promise<Reply> {
+    assertCommandLine(command);
     const deadline = Date.now() + this.o.timeoutMs;
     await this.acquireSlot(deadline);
     try {

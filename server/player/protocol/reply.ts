@@ -4,6 +4,7 @@
  * line equal to `OK` or by one line starting with `ACK `. Nothing else ends a
  * reply, so a tag value that happens to end in "OK" cannot cut it short.
  */
+import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage } from './command-line.js';
 
 /** One line of a reply. `data` holds the raw bytes that followed a `binary: N` line. */
 export interface ReplyLine {
@@ -147,5 +148,10 @@ export class ReplyReader {
 /**
  * Quotes one argument for a command line: always double-quoted, with `\`
  * and `"` escaped, so any value (spaces, quotes, a leading dash) is one argument.
+ * Throws `UnsafeCommandError` for a value with a line feed, CR or NUL, which
+ * no quoting keeps inside the line; callers refuse such input first.
  */
-export const quoteArg = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+export const quoteArg = (value: string): string => {
+  if (!isSafeArgument(value)) throw new UnsafeCommandError(unsafeArgumentMessage('A daemon command argument'));
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+};

@@ -2,13 +2,17 @@
 // mpd never sends (garbage, silence, dropped connections); everything else is
 // tested against a real mpd in test/api/player.
 import { describe, expect, it } from 'vitest';
+import { UnsafeCommandError } from '../../../server/player/protocol/command-line.js';
 import { DaemonConnection, DaemonError } from '../../../server/player/protocol/connection.js';
+import { quoteArg } from '../../../server/player/protocol/reply.js';
 import { DaemonPool } from '../../../server/player/protocol/pool.js';
 import { ConnectError, type DaemonDialer, type DaemonSocket } from '../../../server/player/protocol/socket.js';
 
 /** A fake daemon: `respond` maps each written line to what it sends back (undefined: silence). */
 class FakeSocket implements DaemonSocket {
   written: string[] = [];
+  /** every write as it was made */
+  raw: string[] = [];
   private data?: (c: Buffer) => void;
   private closeCb?: (e?: Error) => void;
   destroyed = false;
@@ -22,6 +26,7 @@ class FakeSocket implements DaemonSocket {
     if (!this.destroyed) this.data?.(Buffer.from(text));
   }
   write(data: string) {
+    this.raw.push(data);
     for (const line of data.split('\n').filter(Boolean)) {
       this.written.push(line);
       const answer = this.respond(line, this);
@@ -113,6 +118,55 @@ describe('a daemon connection', () => {
     expect(await idle).toEqual({ ok: true, lines: [{ key: 'changed', value: 'mixer' }] });
     expect(conn.isIdle).toBe(false);
     conn.destroy();
+  });
+});
+
+// Regression: a line feed inside a command (an album name from a URL) was written
+// to the daemon as is and ended the command, so the rest ran as a command of the
+// sender's choosing (`kill`). The one place that writes refuses such a command
+// before writing anything; only a command list spans several lines.
+describe('what may be written to a daemon', () => {
+  const openConn = async (sockets: FakeSocket[]) =>
+    DaemonConnection.open(opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)));
+
+  it('throws before writing a command with a line feed, CR or NUL', async () => {
+    const sockets: FakeSocket[] = [];
+    const conn = await openConn(sockets);
+    for (const bad of ['find album "x\nkill', 'status\n', 'find album "x\rkill"', 'find album "x\0"', 'status\r\nkill', '', '\n', 'command_list_begin\ncommand_list_end']) {
+      expect(() => conn.send(bad, 300), JSON.stringify(bad)).toThrow(UnsafeCommandError);
+    }
+    expect(sockets[0]!.raw).toEqual([]);
+    expect(conn.alive).toBe(true);
+    conn.destroy();
+  });
+
+  it('checks every line of a command list', async () => {
+    const sockets: FakeSocket[] = [];
+    const conn = await openConn(sockets);
+    for (const bad of [
+      'command_list_begin\nstatus\n\nkill\ncommand_list_end',
+      'command_list_begin\nstatus\r\ncommand_list_end',
+      'command_list_begin\nstatus\ncommand_list_begin\ncommand_list_end',
+      'command_list_ok_begin\nstatus\nkill',
+      'status\ncommand_list_begin\nkill\ncommand_list_end',
+    ]) {
+      expect(() => conn.send(bad, 300), JSON.stringify(bad)).toThrow(UnsafeCommandError);
+    }
+    expect(sockets[0]!.raw).toEqual([]);
+    await conn.send('command_list_ok_begin\nstatus\nstats\ncommand_list_end', 300);
+    expect(sockets[0]!.raw).toEqual(['command_list_ok_begin\nstatus\nstats\ncommand_list_end\n']);
+    conn.destroy();
+  });
+
+  it('refuses in the pool before taking a connection, and in quoteArg', async () => {
+    const sockets: FakeSocket[] = [];
+    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)), max: 1 });
+    await expect(pool.run('find album "x\nkill"')).rejects.toBeInstanceOf(UnsafeCommandError);
+    expect(sockets).toHaveLength(0);
+    expect(await pool.run('status')).toEqual({ ok: true, lines: [] });
+    pool.close();
+    for (const bad of ['a\nb', 'a\rb', 'a\0b']) expect(() => quoteArg(bad)).toThrow(UnsafeCommandError);
+    expect(quoteArg('a "b" \\ c')).toBe('"a \\"b\\" \\\\ c"');
   });
 });
 

@@ -18,6 +18,19 @@ describe('playerspecial commands', () => {
     expect(searchCommand('search', { album: 'a', sort: 'nosuch' })).toMatchObject({ ok: false, field: 'sort' });
   });
 
+  // Regression: a value with a line feed became part of the command line, so the
+  // text after it ran as a daemon command of its own. Such values are refused.
+  it('refuses a value with a line feed, CR or NUL in every builder', () => {
+    for (const bad of ['x\nkill', 'x\rkill', 'x\0']) {
+      expect(searchCommand('search', { any: bad })).toMatchObject({ ok: false, field: 'any' });
+      expect(searchCommand('find', { album: ['ok', bad] })).toMatchObject({ ok: false, field: 'album' });
+      expect(listCommand({ listtype: 'album', artist: bad })).toMatchObject({ ok: false, field: 'artist' });
+      expect(countCommand({ genre: bad })).toMatchObject({ ok: false, field: 'genre' });
+    }
+    expect(searchCommand('search', { album: 'a', range: '0:1\nkill' })).toMatchObject({ ok: false, field: 'range' });
+    expect(playlistinfoCommand({ pos: '1\nkill' })).toMatchObject({ ok: false, field: 'pos' });
+  });
+
   it('builds list, count and playlistinfo', () => {
     expect(listCommand({ listtype: 'album', artist: 'A', group: ['date', 'genre'] })).toEqual({ ok: true, command: 'list Album Artist "A" group Date group Genre' });
     expect(listCommand({ listtype: 'file' })).toEqual({ ok: true, command: 'list file' });

@@ -1,0 +1,49 @@
+/**
+ * What may be written to a daemon. The protocol is line based: a line feed
+ * ends a command, so a line feed inside an argument starts a new command of
+ * the sender's choosing (`kill`, `add http://...`). CR and NUL have no place
+ * in a command either. The only multi-line form is a command list.
+ */
+
+/** A command that would not be read by the daemon as the one command (or command list) meant. */
+export class UnsafeCommandError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafeCommandError';
+  }
+}
+
+const forbidden = /[\n\r\0]/;
+const listBegin = new Set(['command_list_begin', 'command_list_ok_begin']);
+const listWords = new Set([...listBegin, 'command_list_end']);
+
+/** True when `value` can be (part of) one argument: no line feed, CR or NUL. */
+export const isSafeArgument = (value: string): boolean => !forbidden.test(value);
+
+/** The message for a refused argument, naming the parameter. */
+export const unsafeArgumentMessage = (what: string): string => `${what} must not contain a line break, carriage return or NUL character.`;
+
+const firstWord = (line: string): string => (line.trim().split(/[ \t]/, 1)[0] ?? '').toLowerCase();
+
+/**
+ * Throws `UnsafeCommandError` unless `command` (without its final line feed)
+ * is one command line, or a command list: `command_list_begin` or
+ * `command_list_ok_begin`, one non-empty command per line, `command_list_end`.
+ * No line may hold a CR or NUL.
+ */
+export const assertCommandLine = (command: string): void => {
+  if (command.includes('\r') || command.includes('\0')) throw new UnsafeCommandError('A daemon command must not contain a carriage return or NUL character.');
+  if (!command.includes('\n')) {
+    if (command.trim() === '') throw new UnsafeCommandError('A daemon command must not be empty.');
+    return;
+  }
+  const lines = command.split('\n');
+  if (!listBegin.has(firstWord(lines[0]!)) || firstWord(lines[lines.length - 1]!) !== 'command_list_end' || lines.length < 3) {
+    throw new UnsafeCommandError('A daemon command must not contain a line break (only a command list spans several lines).');
+  }
+  for (const line of lines.slice(1, -1)) {
+    const word = firstWord(line);
+    if (word === '') throw new UnsafeCommandError('A command list must not contain an empty line.');
+    if (listWords.has(word)) throw new UnsafeCommandError('A command list must not contain another list keyword.');
+  }
+};
