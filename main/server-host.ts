@@ -9,10 +9,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { systemClock } from '../server/common/clock.js';
 import type { Logger } from '../server/common/log.js';
 import { ConfigError, loadConfig, type Config } from '../server/config/index.js';
-import { createTokenService } from '../server/core/auth/token.js';
 import type { ServerEvent } from '../server/core/events/events.js';
 import { createServer, type PierServer } from '../server/index.js';
 import { createLogger } from '../server/logging/logger.js';
@@ -177,10 +175,8 @@ export const createServerHost = (options: HostOptions): ServerHost => {
     stop: () => serial(doStop),
     restart: (settings) => serial(() => doStart(settings)),
     async tokenFor(account) {
-      const c = config;
-      if (!c) throw new Error('The server is not running.');
-      const tokens = createTokenService(c.backend.auth.serverSecret, c.backend.auth.sessionValid, systemClock);
-      return (await tokens.issue({ accountId: account.id, login: account.login, admin: true })).token;
+      if (!server) throw new Error('The server is not running.');
+      return server.hostToken(account);
     },
     settingsInUse: () => (inUse ? structuredClone(inUse) : undefined),
     limits: () => (config ? { defaultValidity: config.webapp.defaultValidity, maxValidity: config.backend.share.maxValidity } : undefined),

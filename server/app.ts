@@ -8,7 +8,7 @@ import type { Config } from './config/types.js';
 import { createAccountService, type AccountService } from './core/accounts/account.service.js';
 import { createAliasService } from './core/aliases/alias.service.js';
 import { createGuestUploads } from './core/aliases/guest-uploads.js';
-import { createAuthService } from './core/auth/auth.service.js';
+import { createAuthService, type AuthService } from './core/auth/auth.service.js';
 import { createCleanupJob, type CleanupJob } from './core/cleanup/cleanup.service.js';
 import { buildLoginModules } from './core/auth/login-modules/index.js';
 import { createOAuthService } from './core/auth/oauth.service.js';
@@ -39,6 +39,7 @@ import { tcpDialer } from './player/protocol/socket.js';
 export interface App {
   db: Db;
   http: HttpApp;
+  auth: AuthService;
   accounts: AccountService;
   stores: StoreRegistry;
   cleanup: CleanupJob;
@@ -73,7 +74,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   }
   const authLog = log.child('auth');
   const { auth: authCfg } = config.backend;
-  const tokens = createTokenService(authCfg.serverSecret, authCfg.sessionValid, clock);
+  const tokens = createTokenService(authCfg.serverSecret, { sessionValidMs: authCfg.sessionValid, sessionMaxMs: authCfg.sessionMax }, clock);
   const limiter = createRateLimiter({
     enabled: config.rateLimit.enabled,
     limit: config.rateLimit.loginFailures,
@@ -143,6 +144,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   return {
     db,
     http,
+    auth,
     accounts,
     stores,
     cleanup,

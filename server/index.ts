@@ -41,6 +41,11 @@ export interface PierServer {
    * keep receiving.
    */
   events: ServerEvents;
+  /**
+   * A session token for an account, for the process hosting the server (the
+   * desktop app); checked at use like any other. Rejects when not running.
+   */
+  hostToken(account: { id: string; login: string }): Promise<string>;
 }
 
 const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmin, log: Logger): Promise<void> => {
@@ -111,6 +116,10 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       log.info(`Pier is listening on ${url}`);
       app.cleanup.start();
       return { url, port };
+    },
+    async hostToken(account) {
+      if (!app) throw new Error('The server is not running.');
+      return app.auth.hostToken(account);
     },
     async runCleanup() {
       if (!app) throw new Error('The server is not running.');

@@ -23,6 +23,8 @@ export interface AccountTable {
   login_count: number;
   last_login: number | null;
   created: number;
+  /** session generation, carried in tokens; bumping it ends every session (migration 0003) */
+  session_gen: Generated<number>;
 }
 
 export interface InvitationTable {

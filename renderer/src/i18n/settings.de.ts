@@ -27,6 +27,13 @@ export default {
     empty: 'Bitte gib ein neues Passwort ein.',
     mismatch: 'Die neuen Passwörter stimmen nicht überein.',
     external: 'Dein Konto meldet sich über einen anderen Dienst an; sein Passwort kann hier nicht geändert werden.',
+    signedOutElsewhere: 'Mit der Änderung des Passworts wurdest du auf allen anderen Geräten abgemeldet.',
+  },
+  sessions: {
+    title: 'Sitzungen',
+    text: 'Meldet dich in jedem Browser und auf jedem Gerät ab, auf dem du angemeldet bist, auch hier. Nutze das, wenn du ein Gerät verloren oder dich an einem fremden Rechner angemeldet hast.',
+    signOutAll: 'Überall abmelden',
+    question: 'Auf allen Geräten abmelden?',
   },
   autoPublish: {
     title: 'Veröffentlichen',

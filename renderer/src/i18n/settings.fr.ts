@@ -27,6 +27,13 @@ export default {
     empty: 'Veuillez saisir un nouveau mot de passe.',
     mismatch: 'Les nouveaux mots de passe ne correspondent pas.',
     external: 'Votre compte se connecte via un autre service ; son mot de passe ne peut pas être changé ici.',
+    signedOutElsewhere: 'Le changement de mot de passe vous a déconnecté sur tous les autres appareils.',
+  },
+  sessions: {
+    title: 'Sessions',
+    text: 'Vous déconnecte dans tous les navigateurs et sur tous les appareils où vous êtes connecté, celui-ci compris. Utile si vous avez perdu un appareil ou vous êtes connecté sur un ordinateur auquel vous ne faites pas confiance.',
+    signOutAll: 'Se déconnecter partout',
+    question: 'Se déconnecter sur tous les appareils ?',
   },
   autoPublish: {
     title: 'Publication',

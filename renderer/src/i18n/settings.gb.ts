@@ -27,6 +27,13 @@ export default {
     empty: 'Please enter a new password.',
     mismatch: 'The new passwords do not match.',
     external: 'Your account signs in through another service; its password cannot be changed here.',
+    signedOutElsewhere: 'Changing the password signed you out on every other device.',
+  },
+  sessions: {
+    title: 'Sessions',
+    text: 'Signs you out in every browser and on every device where you are signed in, this one included. Use it when you lost a device or signed in on a computer you do not trust.',
+    signOutAll: 'Sign out everywhere',
+    question: 'Sign out on every device?',
   },
   autoPublish: {
     title: 'Publishing',

@@ -1,6 +1,7 @@
 // The session: sign-in (password, OAuth completion, proxy), the token in localStorage,
-// renewal every `authRefreshTime`, sign-out. The server also sets an HttpOnly cookie,
-// which plain downloads (`<a href>`) rely on.
+// renewal every `authRefreshTime`, sign-out (the stored token is removed) and sign-out
+// everywhere. The server also sets an HttpOnly cookie, which plain downloads (`<a href>`)
+// rely on.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { ApiError, apiFetch } from '../api/http';
@@ -101,6 +102,21 @@ export const useAuthStore = defineStore('auth', () => {
     }
   }
 
+  /**
+   * Ends every session of the account on the server (all browsers and devices, this one
+   * included), then here. Rejects, keeping the session so the user can retry, when the
+   * server could not do it.
+   */
+  async function signOutEverywhere(): Promise<void> {
+    try {
+      await apiFetch('/api/v2/sec/auth/logout-all', { method: 'POST', noAuthRedirect: true });
+    } catch (error) {
+      // 401: the session had ended already
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+    }
+    clear();
+  }
+
   /** Follows sign-in and sign-out in other tabs of the same browser. */
   function followOtherTabs(): void {
     window.addEventListener('storage', (event) => {
@@ -112,5 +128,5 @@ export const useAuthStore = defineStore('auth', () => {
 
   schedule();
 
-  return { account, token, loggedIn, isAdmin, login, signIn, renew, proxySignIn, signOut, clear, followOtherTabs };
+  return { account, token, loggedIn, isAdmin, login, signIn, renew, proxySignIn, signOut, signOutEverywhere, clear, followOtherTabs };
 });

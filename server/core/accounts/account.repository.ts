@@ -93,20 +93,59 @@ export const searchAccounts = async (db: Db, q: string, limit: number): Promise<
   return rows.map(toDetail);
 };
 
+/**
+ * Changes the given columns. `endSessions` also bumps the session generation
+ * in the same statement, so no token issued before the change stays valid.
+ */
 export const updateAccount = async (
   db: Db,
   id: string,
-  changes: Partial<{ state: string; admin: boolean; email: string | null; passwordHash: string }>,
+  changes: Partial<{ state: string; admin: boolean; email: string | null; passwordHash: string; endSessions: boolean }>,
 ): Promise<number> => {
-  const values: Partial<AccountRow> = {};
+  const values: Partial<Omit<AccountRow, 'session_gen'>> = {};
   if (changes.state !== undefined) values.state = changes.state;
   if (changes.admin !== undefined) values.admin = fromBool(changes.admin);
   if (changes.email !== undefined) values.email = changes.email;
   if (changes.passwordHash !== undefined) values.password = changes.passwordHash;
-  if (Object.keys(values).length === 0) return 0;
-  const res = await db.updateTable('accounts').set(values).where('id', '=', id).executeTakeFirst();
+  if (Object.keys(values).length === 0 && !changes.endSessions) return 0;
+  const res = await db
+    .updateTable('accounts')
+    .set((eb) => (changes.endSessions ? { ...values, session_gen: eb('session_gen', '+', 1) } : values))
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 };
+
+/** What every authenticated request checks about its account: one read by primary key. */
+export interface SessionAccount {
+  id: string;
+  login: string;
+  admin: boolean;
+  active: boolean;
+  /** bumped by a password change, an admin's reset, disabling and "sign out everywhere" */
+  generation: number;
+}
+
+export const findSessionAccount = async (db: Db, id: string): Promise<SessionAccount | undefined> => {
+  const row = await db
+    .selectFrom('accounts')
+    .select(['id', 'login', 'admin', 'state', 'session_gen'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      login: row.login,
+      admin: toBool(row.admin),
+      active: parseAccountState(row.state) === 'Active',
+      generation: Number(row.session_gen),
+    }
+  );
+};
+
+/** Ends every session of the account (see `SessionAccount.generation`); false when it does not exist. */
+export const endSessions = async (db: Db, id: string): Promise<boolean> =>
+  (await updateAccount(db, id, { endSessions: true })) === 1;
 
 export const recordLogin = async (db: Db, id: string, now: number): Promise<void> => {
   await db

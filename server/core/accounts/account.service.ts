@@ -47,7 +47,8 @@ export interface AccountService {
   /**
    * Admins: state, admin flag, e-mail (null removes it) and, for internal
    * accounts, a non-empty password. 404 when missing. An admin cannot disable
-   * or demote their own account (nobody would be left to undo it).
+   * or demote their own account (nobody would be left to undo it). A new
+   * password or the state `Disabled` ends every session of the account.
    */
   modify(actorId: string, id: string, req: AccountModify): Promise<BasicResult>;
   /** Admins: deletes the account with its shares and aliases; 404 when missing; never one's own. */
@@ -58,7 +59,7 @@ export interface AccountService {
   setEmail(accountId: string, email: string | null): Promise<BasicResult>;
   /** The caller: whether the account has an internal password that can be changed. */
   hasPassword(accountId: string): Promise<BasicResult>;
-  /** The caller: changes the internal password after checking the old one. */
+  /** The caller: changes the internal password after checking the old one, ending every session of the account. */
   changePassword(accountId: string, oldPassword: string, newPassword: string): Promise<BasicResult>;
   /** Creates an internal admin account when there is no account yet; returns whether it did. */
   createInitialAdmin(login: string, password: string): Promise<boolean>;
@@ -117,7 +118,10 @@ export const createAccountService = (deps: {
       }
       const passwordHash =
         account.source === 'intern' && req.password ? await hashPassword(req.password) : undefined;
-      await updateAccount(db, id, { state: req.state, admin: req.admin, email: req.email, passwordHash });
+      // a reset password or a disabled account ends every session of the account
+      const endSessions = passwordHash !== undefined || req.state === 'Disabled';
+      await updateAccount(db, id, { state: req.state, admin: req.admin, email: req.email, passwordHash, endSessions });
+      if (endSessions) log.info('Sessions of the account ended', { id, reason: passwordHash === undefined ? 'disabled' : 'password reset' });
       return ok('Account successfully modified.');
     },
 
@@ -149,7 +153,8 @@ export const createAccountService = (deps: {
       const a = await mustExist(accountId);
       if (a.source !== 'intern') return fail('Not an internal account.');
       if (!(await verifyPassword(oldPassword, await findPasswordHash(db, accountId)))) return fail('Password is wrong.');
-      await updateAccount(db, accountId, { passwordHash: await hashPassword(newPassword) });
+      // every session ends with the old password, this one too: the client signs in again with the new one
+      await updateAccount(db, accountId, { passwordHash: await hashPassword(newPassword), endSessions: true });
       return ok('Password successfully changed.');
     },
 

@@ -5,29 +5,40 @@ import { isIdent, randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import type { Database } from '../../db/schema.js';
 import {
-  findAccountById,
+  endSessions,
   findAccountByLogin,
+  findSessionAccount,
   insertAccount,
   recordLogin,
 } from '../accounts/account.repository.js';
 import type { Account } from '../accounts/account.types.js';
 import { loginFailed, type AuthResult } from './auth.types.js';
 import type { LoginModule } from './login-modules/login-module.js';
+import { verifyNothing } from './password-hash.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { TokenClaims, TokenService } from './token.js';
 
 export interface AuthService {
   /**
    * Anyone: tries the login modules in order. A failed login is a
-   * `success:false` result; too many failures from one client address throw
-   * `rate-limited`.
+   * `success:false` result. The attempt is counted before it is checked, per
+   * client address and per login (`RateLimiter.attempt`); over the limit it
+   * throws `rate-limited` without checking anything. An unknown login costs
+   * the time of a wrong password.
    */
   login(account: string, password: string, client: string): Promise<AuthResult>;
-  /** The holder of a token: a fresh token, after re-reading the account (disabled or deleted → 401). */
+  /**
+   * The holder of a token: a fresh token of the same session, after
+   * re-reading the account. A disabled or deleted account, an ended session
+   * (older generation) or a session older than `session-max` → 401.
+   */
   renew(claims: TokenClaims): Promise<AuthResult>;
   /**
    * Every secured request: the claims of a valid token whose account still
-   * exists and is active, with the admin flag as stored now; `undefined` otherwise.
+   * exists, is active and has the token's session generation, with login and
+   * admin flag as stored now; `undefined` otherwise. One read of the account
+   * by primary key, so a session ended on any server sharing the database is
+   * refused by every server at its next request.
    */
   authenticate(token: string | undefined): Promise<TokenClaims | undefined>;
   /**
@@ -35,6 +46,15 @@ export interface AuthService {
    * missing, refuses disabled accounts.
    */
   loginExternal(login: string, source: string, email: string | null): Promise<AuthResult>;
+  /** The signed-in user: ends every session of the account, on every server; 401 when it no longer exists. */
+  endAllSessions(accountId: string): Promise<void>;
+  /**
+   * The process hosting the server (the desktop app, which holds the server
+   * secret anyway): a token of a new session for the account, with its current
+   * generation. Every request checks it like any other token, so a missing or
+   * disabled account gets 401 when it is used.
+   */
+  hostToken(account: { id: string; login: string }): Promise<string>;
 }
 
 export interface AuthServiceDeps {
@@ -50,10 +70,18 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
   const { db, tokens, clock, log, limiter } = deps;
   const modules = [...deps.modules].sort((a, b) => a.order - b.order);
 
+  /** A result with a token for `claims`; 401 when the session is past `session-max`. */
+  const issue = async (claims: TokenClaims, message = 'Login successful'): Promise<AuthResult> => {
+    const issued = await tokens.issue(claims);
+    if (!issued) throw unauthenticated();
+    return { id: claims.accountId, user: claims.login, admin: claims.admin, success: true, message, token: issued.token, validMs: issued.validMs };
+  };
+
   const success = async (account: Account): Promise<AuthResult> => {
+    const current = await findSessionAccount(db, account.id);
+    if (!current?.active) return loginFailed();
     await recordLogin(db, account.id, clock.now());
-    const { token, validMs } = await tokens.issue({ accountId: account.id, login: account.login, admin: account.admin });
-    return { id: account.id, user: account.login, admin: account.admin, success: true, message: 'Login successful', token, validMs };
+    return issue({ accountId: current.id, login: current.login, admin: current.admin, generation: current.generation, loginAt: clock.now() });
   };
 
   /**
@@ -94,49 +122,57 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
     return created;
   };
 
+  /** The account a module vouched for, when it may log in; undefined when no module decided. */
+  const check = async (login: string, password: string): Promise<{ decided: boolean; account?: Account }> => {
+    for (const m of modules) {
+      const outcome = await m.check(login, password);
+      if (outcome.kind === 'pass') continue;
+      if (outcome.kind === 'fail') return { decided: true };
+      const account = await ensureAccount(outcome.login, outcome.source, outcome.admin, null);
+      log.debug('Login module accepted the credentials', { login, module: m.name });
+      return { decided: true, ...(account?.state === 'Active' ? { account } : {}) };
+    }
+    return { decided: false };
+  };
+
+  const current = async (claims: TokenClaims) => {
+    const account = await findSessionAccount(db, claims.accountId);
+    return account?.active && account.generation === claims.generation ? account : undefined;
+  };
+
   return {
     async login(name, password, client) {
-      const key = `login:${client}`;
-      const wait = limiter.blockedFor(key);
-      if (wait > 0) {
-        log.warn('Login refused: too many failed attempts', { client });
-        throw new AppError('rate-limited', 'Too many failed login attempts. Try again later.', { retryAfterSeconds: wait });
-      }
       const login = name.toLowerCase();
-      if (isIdent(login)) {
-        for (const m of modules) {
-          const outcome = await m.check(login, password);
-          if (outcome.kind === 'pass') continue;
-          if (outcome.kind === 'success') {
-            const account = await ensureAccount(outcome.login, outcome.source, outcome.admin, null);
-            if (account?.state === 'Active') {
-              limiter.reset(key);
-              log.debug('Login successful', { login, module: m.name });
-              return success(account);
-            }
-          }
-          break;
-        }
+      const attempt = limiter.attempt(client, login);
+      if (!attempt.allowed) {
+        log.warn('Login refused: too many failed attempts', { login, client });
+        throw new AppError('rate-limited', 'Too many failed login attempts. Try again later.', {
+          retryAfterSeconds: attempt.retryAfterSeconds,
+        });
       }
-      limiter.fail(key);
+      const outcome = isIdent(login) ? await check(login, password) : { decided: false };
+      if (outcome.account) {
+        attempt.succeeded();
+        return success(outcome.account);
+      }
+      // nobody checked a password: spend the time of one, so this answer looks like a wrong password
+      if (!outcome.decided) await verifyNothing(password);
       log.warn(`Authentication attempt failure for username ${login} from ip ${client}`, { login, client });
       return loginFailed();
     },
 
     async renew(claims) {
-      const account = await findAccountById(db, claims.accountId);
-      if (!account || account.state !== 'Active') throw unauthenticated();
-      const { token, validMs } = await tokens.issue({ accountId: account.id, login: account.login, admin: account.admin });
-      return { id: account.id, user: account.login, admin: account.admin, success: true, message: 'Login successful', token, validMs };
+      const account = await current(claims);
+      if (!account) throw unauthenticated();
+      return issue({ ...claims, login: account.login, admin: account.admin });
     },
 
     async authenticate(token) {
       if (!token) return undefined;
       const claims = await tokens.verify(token);
       if (!claims) return undefined;
-      const account = await findAccountById(db, claims.accountId);
-      if (!account || account.state !== 'Active') return undefined;
-      return { accountId: account.id, login: account.login, admin: account.admin };
+      const account = await current(claims);
+      return account && { ...claims, login: account.login, admin: account.admin };
     },
 
     async loginExternal(name, source, email) {
@@ -149,6 +185,19 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
         return loginFailed();
       }
       return success(account);
+    },
+
+    async hostToken({ id, login }) {
+      const account = await findSessionAccount(db, id);
+      const claims = { accountId: id, login: account?.login ?? login, admin: account?.admin ?? false };
+      const issued = await tokens.issue({ ...claims, generation: account?.generation ?? 0, loginAt: clock.now() });
+      if (!issued) throw new AppError('internal', 'session-max is shorter than a second');
+      return issued.token;
+    },
+
+    async endAllSessions(accountId) {
+      if (!(await endSessions(db, accountId))) throw unauthenticated();
+      log.info('Signed out everywhere', { accountId });
     },
   };
 };

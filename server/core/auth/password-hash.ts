@@ -17,16 +17,31 @@ export const hashPassword = async (password: string): Promise<string> => {
   return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
 };
 
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spends the time of one password check against a hash no password matches
+ * (of 32 random bytes, made once per process), so that an unknown login, an
+ * account without a password or a disabled one costs what a wrong password
+ * costs, and timing does not tell which accounts exist.
+ */
+export const verifyNothing = async (password: string): Promise<false> => {
+  dummyHash ??= hashPassword(randomBytes(32).toString('base64'));
+  await verifyPassword(password, await dummyHash);
+  return false;
+};
+
 /**
  * Compares in constant time. An empty or malformed stored hash never matches,
- * so accounts without an internal password cannot log in with one.
+ * so accounts without an internal password cannot log in with one; it costs
+ * the time of a real check all the same.
  */
 export const verifyPassword = async (password: string, stored: string | null | undefined): Promise<boolean> => {
   const parts = (stored ?? '').split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return verifyNothing(password);
   const [, n, rr, pp, saltB64, hashB64] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hashB64, 'base64');
-  if (expected.length === 0) return false;
+  if (expected.length === 0) return verifyNothing(password);
   try {
     const key = await scrypt(password, Buffer.from(saltB64, 'base64'), expected.length, {
       N: Number(n),
@@ -40,7 +55,7 @@ export const verifyPassword = async (password: string, stored: string | null | u
   }
 };
 
-/** Constant-time comparison of two configured secrets (fixed module password, invite password). */
+/** Constant-time comparison of two configured secrets (the invite password). */
 export const secretEquals = (a: string, b: string): boolean => {
   const ba = Buffer.from(a, 'utf8');
   const bb = Buffer.from(b, 'utf8');

@@ -6,45 +6,73 @@ export interface TokenClaims {
   accountId: string;
   login: string;
   admin: boolean;
+  /** the account's session generation when the session began; a bump ends every older session */
+  generation: number;
+  /** epoch ms of the login that began the session (kept by renewals) */
+  loginAt: number;
 }
 
 export interface IssuedToken {
   token: string;
+  /** how long the token is valid: `session-valid`, less near the end of `session-max` */
   validMs: number;
 }
 
 export interface TokenService {
-  issue(claims: TokenClaims): Promise<IssuedToken>;
+  /**
+   * A token for `claims`, valid for `session-valid` but never beyond
+   * `session-max` after `loginAt`; `undefined` when the session is past that.
+   */
+  issue(claims: TokenClaims): Promise<IssuedToken | undefined>;
   /** The claims of a valid, unexpired token signed with this server's secret; `undefined` otherwise. */
   verify(token: string): Promise<TokenClaims | undefined>;
 }
 
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
 /**
  * HS256 JWTs signed with the server secret. Servers sharing the secret accept
- * each other's tokens.
+ * each other's tokens. Besides the subject (account id), `login` and `admin`,
+ * a token carries `gen` (the session generation) and `auth_time` (the login,
+ * in seconds, as OpenID Connect names it); tokens without them are refused.
  */
-export const createTokenService = (secret: Uint8Array, sessionValidMs: number, clock: Clock): TokenService => ({
-  async issue(claims) {
-    const nowSec = Math.floor(clock.now() / 1000);
-    const token = await new SignJWT({ login: claims.login, admin: claims.admin })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.accountId)
-      .setIssuedAt(nowSec)
-      .setExpirationTime(nowSec + Math.ceil(sessionValidMs / 1000))
-      .sign(secret);
-    return { token, validMs: sessionValidMs };
-  },
-  async verify(token) {
-    if (!token || token.length > 4096) return undefined;
-    try {
-      const { payload } = await jwtVerify(token, secret, {
-        algorithms: ['HS256'],
-        currentDate: new Date(clock.now()),
-      });
-      if (typeof payload.sub !== 'string' || typeof payload['login'] !== 'string') return undefined;
-      return { accountId: payload.sub, login: payload['login'], admin: payload['admin'] === true };
-    } catch {
-      return undefined;
-    }
-  },
-});
+export const createTokenService = (
+  secret: Uint8Array,
+  lifetimes: { sessionValidMs: number; sessionMaxMs: number },
+  clock: Clock,
+): TokenService => {
+  const endOf = (loginAtSec: number) => loginAtSec + Math.ceil(lifetimes.sessionMaxMs / 1000);
+  return {
+    async issue(claims) {
+      const nowSec = Math.floor(clock.now() / 1000);
+      const loginAtSec = Math.floor(claims.loginAt / 1000);
+      const end = endOf(loginAtSec);
+      const full = nowSec + Math.ceil(lifetimes.sessionValidMs / 1000);
+      const exp = Math.min(full, end);
+      if (exp <= nowSec) return undefined;
+      const token = await new SignJWT({ login: claims.login, admin: claims.admin, gen: claims.generation, auth_time: loginAtSec })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(claims.accountId)
+        .setIssuedAt(nowSec)
+        .setExpirationTime(exp)
+        .sign(secret);
+      return { token, validMs: exp < full ? Math.min(lifetimes.sessionValidMs, exp * 1000 - clock.now()) : lifetimes.sessionValidMs };
+    },
+    async verify(token) {
+      if (!token || token.length > 4096) return undefined;
+      try {
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: ['HS256'],
+          currentDate: new Date(clock.now()),
+        });
+        const { sub, login, gen, auth_time: loginAtSec } = payload;
+        if (typeof sub !== 'string' || typeof login !== 'string' || !isCount(gen) || !isCount(loginAtSec)) return undefined;
+        // also when session-max was lowered after the token was issued
+        if (clock.now() >= endOf(loginAtSec) * 1000) return undefined;
+        return { accountId: sub, login, admin: payload['admin'] === true, generation: gen, loginAt: loginAtSec * 1000 };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+};

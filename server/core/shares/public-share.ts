@@ -51,20 +51,19 @@ export interface PublicDeps {
   log: Logger;
 }
 
-const rateKey = (address: string) => `share-password:${address}`;
-
 const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, creds: PublicCredentials): Promise<void> => {
   if (share.passwordHash === null) return;
   if (creds.password === undefined) throw new AppError('password-required', 'This share requires a password.');
-  const wait = d.limiter.blockedFor(rateKey(creds.address));
-  if (wait > 0) {
-    throw new AppError('rate-limited', 'Too many wrong share passwords. Try again later.', { retryAfterSeconds: wait });
+  // counted before the check, per client address and per share (see RateLimiter.attempt)
+  const attempt = d.limiter.attempt(creds.address, share.id);
+  if (!attempt.allowed) {
+    throw new AppError('rate-limited', 'Too many wrong share passwords. Try again later.', { retryAfterSeconds: attempt.retryAfterSeconds });
   }
   if (!(await verifyPassword(creds.password, share.passwordHash))) {
-    d.limiter.fail(rateKey(creds.address));
     d.log.warn('Password challenge failure for a public share', { publishId: pid, address: creds.address });
     throw new AppError('password-wrong', 'The password is wrong.');
   }
+  attempt.succeeded();
 };
 
 /**

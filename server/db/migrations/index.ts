@@ -17,12 +17,14 @@ import { silentLogger, type Logger } from '../../common/log.js';
 import type { DialectName } from '../connect.js';
 import { initial } from './0001-initial.js';
 import { pendingUploads } from './0002-pending-uploads.js';
+import { sessionGeneration } from './0003-session-generation.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
 export const migrations: Readonly<Record<string, MigrationFactory>> = Object.freeze({
   '0001-initial': initial,
   '0002-pending-uploads': pendingUploads,
+  '0003-session-generation': sessionGeneration,
 });
 
 export interface MigratableDb {

@@ -36,6 +36,12 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth, origin }) =>
     res.json({ success: true, message: 'Logged out.' });
   });
 
+  api.route('post', '/api/v2/sec/auth/logout-all', async (req, res) => {
+    await auth.endAllSessions(caller(res).accountId);
+    clearAuthCookie(res, secure(req));
+    res.json({ success: true, message: 'Signed out everywhere.' });
+  });
+
   const proxy: RequestHandler = async (req, res) => {
     const { enabled, userHeader, emailHeader } = config.backend.auth.proxy;
     const user = enabled ? req.get(userHeader) : undefined;

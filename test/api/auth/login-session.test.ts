@@ -111,8 +111,10 @@ describe('login, session renewal, logout', () => {
     expect((await s.request('POST', SESSION, undefined, { token: carolToken })).status).toBe(401);
     expect((await s.request('GET', '/api/v2/sec/settings/email', undefined, { token: carolToken })).status).toBe(401);
 
+    // disabling ended carol's sessions: re-enabling lets her log in again, but not revive the old token
     await s.request('POST', `/api/v2/admin/account/${carol.id}`, { state: 'Active', admin: false }, { token: adminToken });
-    expect((await s.request('POST', SESSION, undefined, { token: carolToken })).status).toBe(200);
+    expect((await s.request('POST', SESSION, undefined, { token: carolToken })).status).toBe(401);
+    expect((await s.request('POST', SESSION, undefined, { token: await s.login('carol', 'carol-pw') })).status).toBe(200);
   });
 });
 

@@ -37,7 +37,9 @@ describe('own e-mail and password', () => {
     const ok = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'judy-pw', newPassword: 'new-pw' }, { token });
     expect(ok.body).toEqual({ success: true, message: 'Password successfully changed.' });
     expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'judy', password: 'judy-pw' })).body['success']).toBe(false);
-    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'judy', password: 'new-pw' })).body['success']).toBe(true);
+    // the change ended every session, this one too
+    expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).status).toBe(401);
+    token = await s.login('judy', 'new-pw');
     expect((await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'new-pw', newPassword: '' }, { token })).status).toBe(400);
   });
 

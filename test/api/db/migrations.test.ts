@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type Insertable } from 'kysely';
+import { Migrator, sql, type Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConfig, type Db } from '../../../server/db/connect.js';
-import { migrateToLatest } from '../../../server/db/migrations/index.js';
+import { migrateToLatest, migrations } from '../../../server/db/migrations/index.js';
 import type { Database } from '../../../server/db/schema.js';
 import { startMariadb } from '../../support/mariadb.js';
 import { startPostgres } from '../../support/postgres.js';
@@ -16,7 +16,7 @@ const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation'];
 
 interface Server {
   /** a fresh, empty database */
@@ -186,6 +186,25 @@ describe.each([
     await db.db.insertInto('share_files').values(shareFile('sf2', 'share2', 'file1')).execute();
     await db.db.deleteFrom('file_meta').where('file_id', '=', 'file1').execute();
     expect(await count('share_files')).toBe(0);
+  });
+
+  it('gives accounts a session generation, 0 for accounts that existed before 0003, bumped in place', async () => {
+    const config = await server.fresh('upgrade_test');
+    const older = await openDatabase(config);
+    try {
+      const all = Object.fromEntries(Object.entries(migrations).map(([n, make]) => [n, make(older.dialect)]));
+      const migrator = new Migrator({ db: older.db, provider: { getMigrations: () => Promise.resolve(all) } });
+      expect((await migrator.migrateTo('0002-pending-uploads')).error).toBeUndefined();
+      // a row as 0001 knows it, without session_gen
+      await older.db.insertInto('accounts').values(account('old1', 'olduser')).execute();
+      expect(await migrateToLatest(older)).toEqual(Object.keys(migrations).slice(2));
+      const gen = () => older.db.selectFrom('accounts').select('session_gen').where('id', '=', 'old1').executeTakeFirstOrThrow();
+      expect(await gen()).toEqual({ session_gen: 0 });
+      await older.db.updateTable('accounts').set((eb) => ({ session_gen: eb('session_gen', '+', 1) })).where('id', '=', 'old1').execute();
+      expect(await gen()).toEqual({ session_gen: 1 });
+    } finally {
+      await older.close();
+    }
   });
 
   it('lets two processes migrate one fresh database at the same time', async () => {

@@ -73,6 +73,8 @@ const setup = (providers: Record<string, OAuthProviderConfig> = { prov: provider
     login: () => Promise.reject(new Error('unused')),
     renew: () => Promise.reject(new Error('unused')),
     authenticate: () => Promise.reject(new Error('unused')),
+    endAllSessions: () => Promise.reject(new Error('unused')),
+    hostToken: () => Promise.reject(new Error('unused')),
     loginExternal(login, source, email) {
       calls.push([login, source, email]);
       const ok: AuthResult = { id: 'acc-1', user: login, admin: false, success: true, message: 'Login successful', token: 't', validMs: 1 };

@@ -7,7 +7,8 @@ import { failed, pass, type LoginModule } from './login-module.js';
 /**
  * The `internal` module: accounts created by sign-up or an admin (source
  * `intern`), checked against their scrypt hash. Unknown logins and accounts
- * of other sources pass on.
+ * of other sources pass on. The hash is checked for disabled accounts too, so
+ * their answer takes as long as a wrong password's.
  */
 export const internalModule = (db: Kysely<Database>, order: number): LoginModule => ({
   name: 'internal',
@@ -15,8 +16,8 @@ export const internalModule = (db: Kysely<Database>, order: number): LoginModule
   async check(login, password) {
     const account = await findAccountByLogin(db, login);
     if (!account || account.source !== 'intern') return pass;
-    const hash = await findPasswordHash(db, account.id);
-    if (account.state !== 'Active' || !(await verifyPassword(password, hash))) return failed;
+    const matches = await verifyPassword(password, await findPasswordHash(db, account.id));
+    if (account.state !== 'Active' || !matches) return failed;
     return { kind: 'success', login: account.login, source: 'intern', admin: account.admin };
   },
 });
