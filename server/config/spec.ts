@@ -123,7 +123,7 @@ const oauthEntry = group('An OAuth 2 provider', {
   'authorize-url': str('', 'Authorization endpoint'),
   'token-url': str('', 'Token endpoint (JSON or form-encoded response)'),
   'user-url': str('', 'User info endpoint (JSON)'),
-  'user-id-key': str('', 'Path into the user JSON giving the account name (`<name>@<provider id>`)'),
+  'user-id-key': str('', 'Path into the user JSON giving the account name (`<name>@<provider id>`, case-insensitive); a value that is no ident (`A-Z a-z 0-9 - _ @ .`) is refused, never cleaned, so two users never share an account'),
   'user-email-key': str('', 'Path into the user JSON giving the e-mail (optional)'),
   'client-id': str('', 'Client id registered at the provider'),
   'client-secret': str('', 'Client secret registered at the provider', { secret: true }),
@@ -147,9 +147,9 @@ const auth = group(
     }),
     http: group('Ask an HTTP endpoint; its status decides', {
       enabled: bool(false, 'Enable the module'),
-      url: str('http://localhost:1234/auth?user={{user}}&password={{pass}}', 'URL (mustache: `{{user}}`, `{{pass}}`)'),
+      url: str('http://localhost:1234/auth?user={{user}}&password={{pass}}', 'URL (mustache: `{{user}}`, `{{pass}}`, values percent-encoded)'),
       method: str('POST', 'HTTP method'),
-      body: str('', 'Request body for POST (mustache: `{{user}}`, `{{pass}}`)'),
+      body: str('', 'Request body for POST (mustache: `{{user}}`, `{{pass}}`, values escaped for `content-type`: JSON, form-urlencoded, XML; as they are for other types)'),
       'content-type': str('', 'Content type of the body (POST only)'),
       order: moduleOrder(20),
     }),
@@ -161,7 +161,10 @@ const auth = group(
     }),
     command: group('Run a program (no shell); its exit code decides', {
       enabled: bool(false, 'Enable the module'),
-      program: strings(['/path/to/someprogram', '{{user}}', '{{pass}}'], 'Program and arguments (mustache: `{{user}}`, `{{pass}}`)'),
+      program: strings(
+        ['/path/to/someprogram', '{{user}}', '{{pass}}'],
+        'Program and arguments (mustache: `{{user}}`, `{{pass}}`, each value one argument, no shell). A login or password that would start an argument with `-` (an option, e.g. `--help`) fails without running the program, unless the argument comes after a `--` argument (put `--` before them when the program ends its options there)',
+      ),
       success: int(0, 'Exit code meaning success'),
       order: moduleOrder(40),
       timeout: duration('10 seconds', 'The program is killed after this time', { min: 1 }),
@@ -185,7 +188,7 @@ const auth = group(
         'client-secret': '',
       },
     }),
-    proxy: group('Trust headers of a reverse proxy at `/open/auth/proxy`', {
+    proxy: group('Trust headers of a reverse proxy at `/open/auth/proxy`, only from `trusted-proxies` (401 from anyone else)', {
       enabled: bool(false, 'Enable proxy login'),
       'user-header': str('X-Valid-User', 'Header carrying the login'),
       'email-header': str('X-User-Email', 'Header carrying the e-mail'),

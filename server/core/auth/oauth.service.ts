@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../common/clock.js';
 import { notFound } from '../../common/errors.js';
+import { isIdent } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import type { OAuthProviderConfig } from '../../config/types.js';
 import type { AuthService } from './auth.service.js';
@@ -49,6 +50,19 @@ export const findUserValue = (json: unknown, key: string): unknown => {
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * The login of a provider's user: `<user id>@<provider id>`, lower-cased
+ * like every login, or `undefined` when that is no ident. An id with other
+ * characters is refused rather than cleaned: dropping or replacing characters
+ * would give two users of the provider (`a+b` and `ab`) one account. Ids are
+ * matched without regard to case, as logins are; a provider whose ids differ
+ * only in case needs a `user-id-key` that does not (a numeric id).
+ */
+export const accountLogin = (userId: string, providerId: string): string | undefined => {
+  const login = `${userId}@${providerId}`;
+  return isIdent(userId) && isIdent(login) ? login.toLowerCase() : undefined;
+};
 
 /** Depth-first, document order: the first string or number stored under `key`. */
 const searchKey = (json: unknown, key: string): unknown => {
@@ -187,10 +201,11 @@ export const createOAuthService = (deps: OAuthServiceDeps): OAuthService => {
         const user = await fetchUser(p, token);
         const rawId = findUserValue(user, p.userIdKey);
         const name = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : '';
-        const userId = name.replace(/[^A-Za-z0-9\-_@.]/g, '').toLowerCase();
-        if (!userId) throw new FlowError(`no user id under "${p.userIdKey}" in the user reply`);
+        if (!name) throw new FlowError(`no user id under "${p.userIdKey}" in the user reply`);
+        const login = accountLogin(name, id);
+        if (!login) throw new FlowError(`the user id under "${p.userIdKey}" is not an ident (A-Z a-z 0-9 - _ @ .)`);
         const email = p.userEmailKey ? findUserValue(user, p.userEmailKey) : undefined;
-        return await auth.loginExternal(`${userId}@${id}`, `oauth:${id}`, typeof email === 'string' ? email : null);
+        return await auth.loginExternal(login, `oauth:${id}`, typeof email === 'string' ? email : null);
       } catch (e) {
         if (!(e instanceof FlowError)) throw e;
         log.warn('OAuth login failed', { provider: id, reason: e.message });

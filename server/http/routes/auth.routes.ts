@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { unauthenticated } from '../../common/errors.js';
 import { loginFailed, type AuthResult } from '../../core/auth/auth.types.js';
 import type { RouteModule } from '../http-deps.js';
 import {
@@ -44,7 +45,13 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth, origin }) =>
 
   const proxy: RequestHandler = async (req, res) => {
     const { enabled, userHeader, emailHeader } = config.backend.auth.proxy;
-    const user = enabled ? req.get(userHeader) : undefined;
+    if (!enabled) {
+      res.json(loginFailed());
+      return;
+    }
+    // anyone can send the header; only a trusted proxy vouches for it
+    if (!origin.fromTrustedProxy(req)) throw unauthenticated();
+    const user = req.get(userHeader);
     if (!user) {
       res.json(loginFailed());
       return;

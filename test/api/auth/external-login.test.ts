@@ -114,8 +114,10 @@ describe('proxy login', () => {
     }
   });
 
-  it('trusts the configured headers, creates the account with its e-mail, and sets the cookie', async () => {
-    const s = await startServer({ config: { backend: { auth: { proxy: { enabled: true, 'user-header': 'X-Remote-User' } } } } });
+  it('trusts the configured headers of a trusted proxy, creates the account with its e-mail, and sets the cookie', async () => {
+    const s = await startServer({
+      config: { 'trusted-proxies': ['127.0.0.1'], backend: { auth: { proxy: { enabled: true, 'user-header': 'X-Remote-User' } } } },
+    });
     try {
       const res = await s.request('GET', '/api/v2/open/auth/proxy', undefined, {
         headers: { 'X-Remote-User': 'Paula', 'X-User-Email': 'paula@example.test' },

@@ -5,7 +5,7 @@ import type { Logger } from '../../../server/common/log.js';
 import type { OAuthProviderConfig } from '../../../server/config/types.js';
 import type { AuthService } from '../../../server/core/auth/auth.service.js';
 import type { AuthResult } from '../../../server/core/auth/auth.types.js';
-import { createOAuthService, findUserValue, oauthStateValidMs } from '../../../server/core/auth/oauth.service.js';
+import { accountLogin, createOAuthService, findUserValue, oauthStateValidMs } from '../../../server/core/auth/oauth.service.js';
 import { startEndpoint } from '../../support/http-endpoint.js';
 
 const appBase = 'https://pier.example.test/';
@@ -14,7 +14,7 @@ const callback = 'https://pier.example.test/api/v2/open/auth/oauth/prov/resume';
 /** What the local provider answers; each test sets what it needs. */
 let tokenReply: 'json' | 'form' | 'github-error' | 400 = 'json';
 let userBody: unknown;
-const defaultUser = { login: 'Alice.Smith!', email: 'a@example.test', nested: { uid: 42, login: 'mallory' } };
+const defaultUser = { login: 'Alice.Smith', email: 'a@example.test', nested: { uid: 42, login: 'mallory' } };
 
 let endpoint: Awaited<ReturnType<typeof startEndpoint>>;
 let idp: string;
@@ -224,7 +224,7 @@ describe('resume', () => {
   it('fails when the user reply lacks the id key, is not JSON-usable, or the user endpoint refuses', async () => {
     for (const [body, cfg] of [
       [{ name: 'no login here', email: 'a@example.test' }, {}],
-      [{ login: '!!!' }, {}],
+      [{ login: '' }, {}],
       [{ login: null }, {}],
     ] as const) {
       userBody = body;
@@ -243,6 +243,30 @@ describe('resume', () => {
     const s = setup();
     await s.oauth.resume('prov', { code: 'good-code', state: await s.stateFor() }, appBase);
     expect(s.warnings.join()).not.toMatch(/good-code|tok-123|csecret/);
+  });
+});
+
+describe('accountLogin', () => {
+  // Regression: user ids were cleaned by dropping the characters that are not
+  // ident characters, so `a+b` and `ab` of one provider shared one account.
+  it('maps distinct user ids of a provider to distinct logins, refusing ids that are not idents', () => {
+    expect(accountLogin('ab', 'gh')).toBe('ab@gh');
+    expect(accountLogin('a+b', 'gh')).toBeUndefined();
+    expect(accountLogin('Alice.Smith!', 'gh')).toBeUndefined();
+    expect(accountLogin('auth0|123', 'gh')).toBeUndefined();
+    expect(accountLogin('ünï', 'gh')).toBeUndefined();
+    expect(accountLogin('', 'gh')).toBeUndefined();
+    expect(accountLogin('x'.repeat(252), 'gh')).toBeUndefined();
+    expect(accountLogin('Bob_Smith-2@corp.example', 'gh')).toBe('bob_smith-2@corp.example@gh');
+    expect(accountLogin('42', 'gh')).toBe('42@gh');
+  });
+
+  it('refuses a user reply whose id is not an ident, logging why', async () => {
+    userBody = { login: 'a+b' };
+    const s = setup();
+    expect((await s.oauth.resume('prov', { code: 'good-code', state: await s.stateFor() }, appBase)).success).toBe(false);
+    expect(s.calls).toEqual([]);
+    expect(s.warnings.join()).toContain('is not an ident');
   });
 });
 

@@ -40,16 +40,36 @@ const run = (argv: string[], timeoutMs: number): Promise<RunResult> =>
   });
 
 /**
+ * Whether the credentials made an option of an argument: it starts with `-`
+ * although its template does not (`{{pass}}` with the password `--help`), and
+ * it comes before a `--` argument of the template, after which programs that
+ * follow the convention read operands only. Ending options with `--` only
+ * helps programs that honour it, so for every other program the attempt is
+ * refused instead of run: a password such as `--version` must never make a
+ * program exit with its success code.
+ */
+const injectsOption = (templates: readonly string[], argv: readonly string[]): boolean => {
+  const end = templates.indexOf('--');
+  return argv.some((arg, i) => (end < 0 || i < end) && arg.startsWith('-') && !(templates[i] ?? '').startsWith('-'));
+};
+
+/**
  * The `command` module: runs `program` (executable, then arguments; each a
  * mustache template with `{{user}}`, `{{pass}}`, substituted verbatim) without
  * a shell. Exit code `success` is a success (source `extern`); another code,
- * a start failure or the `timeout` is a failure. It always answers.
+ * a start failure or the `timeout` is a failure. It always answers. A login
+ * or password that would turn into an option (see `injectsOption`) fails
+ * without running the program.
  */
 export const commandModule = (cfg: Config['backend']['auth']['command'], log: Logger): LoginModule => ({
   name: 'command',
   order: cfg.order,
   async check(login, password) {
     const argv = cfg.program.map((part) => renderCredentials(part, login, password, (v) => v));
+    if (injectsOption(cfg.program, argv)) {
+      log.warn('Login refused: the login or password would be an option of the authentication command', { login });
+      return failed;
+    }
     const result = await run(argv, cfg.timeout);
     if ('exitCode' in result && result.exitCode === cfg.success) return external(login);
     const why = 'exitCode' in result ? { exitCode: result.exitCode } : { reason: result.reason };

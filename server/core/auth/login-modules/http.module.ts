@@ -11,20 +11,31 @@ type Encoder = (value: string) => string;
 const jsonString: Encoder = (value) => JSON.stringify(value).slice(1, -1);
 const raw: Encoder = (value) => value;
 
-/** The escaping a body of this content type needs for `{{user}}`/`{{pass}}`. */
+const xmlText: Encoder = (value) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+
+/**
+ * The escaping a body of this content type needs for `{{user}}`/`{{pass}}`:
+ * JSON string escapes for JSON, percent-encoding for form bodies, entities for
+ * XML; other types (`text/plain`) get the values as they are.
+ */
 const bodyEncoder = (contentType: string): Encoder => {
   const mime = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   if (mime === 'application/x-www-form-urlencoded') return encodeURIComponent;
   if (mime === 'application/json' || mime.endsWith('+json')) return jsonString;
+  if (mime === 'application/xml' || mime === 'text/xml' || mime.endsWith('+xml')) return xmlText;
   return raw;
 };
 
 /**
- * Renders a mustache template with `{{user}}` and `{{pass}}`, each value passed
- * through `encode` instead of mustache's HTML escaping.
+ * Renders a mustache template with `{{user}}` and `{{pass}}`, each value
+ * passed through `encode`. The values are encoded before mustache sees them,
+ * so every tag form gets the encoded value: `{{{pass}}}` and `{{&pass}}`,
+ * which skip mustache's escaping, cannot place a raw password in a URL or
+ * body where it could add or override fields.
  */
 export const renderCredentials = (template: string, user: string, pass: string, encode: Encoder): string =>
-  Mustache.render(template, { user, pass }, {}, { escape: (v: unknown) => encode(String(v)) });
+  Mustache.render(template, { user: encode(user), pass: encode(pass) }, {}, { escape: (v: unknown) => String(v) });
 
 /** The configured URL for logs: origin and path only (a query may hold a static key). */
 export const logTarget = (template: string): string => {
