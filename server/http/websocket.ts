@@ -2,8 +2,13 @@
  * The player WebSocket on the HTTP server's `upgrade` event:
  * `GET /api/v1/player[/<id>]`. Access per `player.access` is checked on the
  * upgrade request (token in header `Service-Auth` or cookie `service_auth`;
- * 401/403 answer the upgrade). Each socket gets its own daemon connection in
- * an idle loop (server/player/session.ts). Protocol: docs/websocket.md.
+ * 401/403 answer the upgrade). Sockets count against
+ * `limits.websockets-per-user` (per account, per client address when
+ * anonymous) and `limits.websockets` in all, so they stay below the daemon's
+ * `max_connections`; beyond either the upgrade gets 429. Each socket gets its
+ * own daemon connection in an idle loop (server/player/session.ts), whose
+ * commands are checked against the caller's command class. Protocol:
+ * docs/websocket.md.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,10 +16,11 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Envelope } from '../player/answers/convert.js';
 import { errorEnvelope } from '../player/answers/convert.js';
 import { DaemonError } from '../player/protocol/connection.js';
+import type { PlayerCaller } from '../player/command-classes.js';
 import type { PlayerSession } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
 import { requestToken } from './request-context.js';
-import { playerAccessCheck } from './routes/player-access.js';
+import { playerAccessCheck, playerCaller } from './routes/player-access.js';
 import { statusOf } from './error-mapping.js';
 import { crossOriginWithCookie } from './zones.js';
 
@@ -49,10 +55,46 @@ interface Live {
   alive: boolean;
 }
 
+/**
+ * Places for sockets, taken before the daemon connection is opened (so
+ * parallel upgrades cannot overshoot) and given back when the socket closes
+ * or the upgrade fails.
+ */
+class SocketPlaces {
+  private total = 0;
+  private readonly perKey = new Map<string, number>();
+
+  constructor(
+    private readonly perUser: number,
+    private readonly all: number,
+  ) {}
+
+  /** A release function, or a refusal message when a limit is reached. */
+  take(key: string): { release: () => void } | { refused: string } {
+    const mine = this.perKey.get(key) ?? 0;
+    if (mine >= this.perUser) return { refused: `At most ${this.perUser} player WebSockets may be open at once per user; close one first.` };
+    if (this.total >= this.all) return { refused: 'Too many player WebSockets are open; try again later.' };
+    this.total++;
+    this.perKey.set(key, mine + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.total--;
+        const n = (this.perKey.get(key) ?? 1) - 1;
+        if (n <= 0) this.perKey.delete(key);
+        else this.perKey.set(key, n);
+      },
+    };
+  }
+}
+
 export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const live = new Set<Live>();
   const log = deps.log.child('websocket');
+  const places = new SocketPlaces(deps.config.limits.websocketsPerUser, deps.config.limits.websockets);
 
   const heartbeat = setInterval(() => {
     for (const l of live) {
@@ -66,7 +108,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
-  const attach = (ws: WebSocket, session: PlayerSession, early: { frames: Envelope[]; lost?: string }, bind: (ws: WebSocket) => void) => {
+  const attach = (ws: WebSocket, session: PlayerSession, early: { frames: Envelope[]; lost?: string }, bind: (ws: WebSocket) => void, release: () => void) => {
     const l: Live = { ws, session, alive: true };
     live.add(l);
     bind(ws);
@@ -96,6 +138,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
     ws.on('close', () => {
       live.delete(l);
       session.close();
+      release();
     });
     ws.on('error', (e) => {
       log.debug('WebSocket error', { error: String(e) });
@@ -120,47 +163,81 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       return;
     }
     const token = requestToken(req);
-    const { refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
+    const open = deps.config.player.access === 'open';
+    const { claims: checked, refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
     if (status === 401) {
       refuse(socket, 401, { success: false, message: 'Authentication failed.' });
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
-    if (status === 403 || (deps.config.player.access !== 'open' && crossOriginWithCookie(req, deps.config))) {
+    const foreignCookie = crossOriginWithCookie(req, deps.config);
+    if (status === 403 || (!open && foreignCookie)) {
       refuse(socket, 403, { success: false, message: 'Access denied.' });
       return;
     }
+    // With open access a foreign page still gets in, but as an anonymous user, never with the visitor's account.
+    const claims = foreignCookie ? undefined : checked;
+    const place = places.take(claims ? `account:${claims.accountId}` : `address:${deps.origin.clientAddress(req)}`);
+    if ('refused' in place) {
+      refuse(socket, 429, errorEnvelope(place.refused));
+      return;
+    }
+    let attached = false;
+    try {
+      attached = await openAndAttach(req, socket, head, id, playerCaller(claims), place.release);
+    } finally {
+      if (!attached) place.release();
+    }
+  };
 
+  /** Opens the daemon session and completes the upgrade; false when the socket never opened. */
+  const openAndAttach = async (req: IncomingMessage, socket: Duplex, head: Buffer, id: string, caller: PlayerCaller, release: () => void): Promise<boolean> => {
+    const gateway = deps.player!.gateway;
     const early: { frames: Envelope[]; lost?: string } = { frames: [] };
     let ws: WebSocket | undefined;
     let session: PlayerSession;
     try {
-      session = await gateway.openSession(id, {
-        send: (env) => {
-          if (ws) {
-            if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(env));
-          } else early.frames.push(env);
+      session = await gateway.openSession(
+        id,
+        {
+          send: (env) => {
+            if (ws) {
+              if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(env));
+            } else early.frames.push(env);
+          },
+          lost: (reason) => {
+            if (ws) ws.close(1011, reasonText(reason));
+            else early.lost = reason;
+          },
         },
-        lost: (reason) => {
-          if (ws) ws.close(1011, reasonText(reason));
-          else early.lost = reason;
-        },
-      });
+        caller,
+      );
     } catch (e) {
       if (!(e instanceof DaemonError)) throw e;
       log.warn('Player WebSocket refused: daemon not available', { connection: id, error: e.message });
       refuse(socket, statusOf[e.kind], errorEnvelope(e.message));
-      return;
+      return false;
     }
     if (socket.destroyed) {
       session.close();
-      return;
+      return false;
     }
+    // Without `verifyClient`, ws completes (or aborts) the upgrade before handleUpgrade returns.
+    let upgraded = false;
     wss.handleUpgrade(req, socket, head, (client) => {
-      attach(client, session, early, (w) => {
-        ws = w;
-      });
+      upgraded = true;
+      attach(
+        client,
+        session,
+        early,
+        (w) => {
+          ws = w;
+        },
+        release,
+      );
     });
+    if (!upgraded) session.close();
+    return upgraded;
   };
 
   return {

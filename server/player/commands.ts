@@ -8,6 +8,8 @@
 export interface CommandInfo {
   /** the text to send (the client's text without a trailing line break) */
   text: string;
+  /** the command lines, one per command (a list has several; without the list keywords) */
+  lines: string[];
   /** lower-case names of the commands, one per command (a list has several) */
   names: string[];
   /** the second word of each command, lower-case (`sticker get` → `get`), or '' */
@@ -50,6 +52,7 @@ export const checkCommand = (input: string): CommandCheck => {
       ok: true,
       command: {
         text,
+        lines: [text],
         names: [w.name],
         subs: [w.sub],
         hasArgs: [w.hasArgs],
@@ -76,6 +79,7 @@ export const checkCommand = (input: string): CommandCheck => {
     ok: true,
     command: {
       text,
+      lines: lines.slice(1, -1),
       names: inner.map((w) => w.name),
       subs: inner.map((w) => w.sub),
       hasArgs: inner.map((w) => w.hasArgs),

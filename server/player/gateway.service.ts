@@ -6,6 +6,7 @@
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';
 import { convertReply, errorEnvelope, type Envelope } from './answers/convert.js';
+import { mayRunAll, type PlayerCaller } from './command-classes.js';
 import { checkCommand, type CommandInfo } from './commands.js';
 import { DaemonError } from './protocol/connection.js';
 import { DaemonPool } from './protocol/pool.js';
@@ -13,8 +14,10 @@ import type { Reply } from './protocol/reply.js';
 import type { DaemonDialer } from './protocol/socket.js';
 import { PlayerSession, type SessionEvents } from './session.js';
 
+export type { PlayerCaller } from './command-classes.js';
+
 /** `ok`: the daemon said OK; `ack`: it said ACK; the others are the gateway's own refusals and failures. */
-export type Outcome = 'ok' | 'ack' | 'bad-request' | 'unavailable' | 'timeout';
+export type Outcome = 'ok' | 'ack' | 'bad-request' | 'forbidden' | 'unavailable' | 'timeout';
 
 export interface GatewayAnswer {
   outcome: Outcome;
@@ -34,16 +37,21 @@ export interface PlayerGateway {
   musicDirectory(id: string): string;
   /**
    * Any caller allowed by `player.access`: checks the command (refusals →
-   * `bad-request`), runs it unchanged on a pooled connection and converts the answer.
+   * `bad-request`) and the caller's right to every command in it (a
+   * non-admin sending an admin command → `forbidden`), runs it unchanged
+   * on a pooled connection and converts the answer.
    */
-  execute(id: string, command: string): Promise<GatewayAnswer>;
+  execute(id: string, command: string, caller: PlayerCaller): Promise<GatewayAnswer>;
   /**
    * Internal lookups (covers): runs a command built by the server and
    * returns the raw reply. Throws `DaemonError` when the daemon is unreachable or slow.
    */
   query(id: string, command: string): Promise<Reply>;
-  /** A WebSocket's session: a dedicated daemon connection in an idle loop. Throws `DaemonError`. */
-  openSession(id: string, events: SessionEvents): Promise<PlayerSession>;
+  /**
+   * A WebSocket's session: a dedicated daemon connection in an idle loop;
+   * its commands are checked against the caller's class. Throws `DaemonError`.
+   */
+  openSession(id: string, events: SessionEvents, caller: PlayerCaller): Promise<PlayerSession>;
   close(): void;
 }
 
@@ -87,17 +95,19 @@ export const createPlayerGateway = ({ config, dialer, log }: GatewayDeps): Playe
     connections: () => ids.map((id) => ({ id, title: config.connections[id]!.title || id })),
     has: (id) => pools.has(id),
     musicDirectory: (id) => config.connections[id]?.musicDirectory || config.musicDirectory,
-    async execute(id, command) {
+    async execute(id, command, caller) {
       const checked = checkCommand(command);
       if (!checked.ok) return { outcome: 'bad-request', body: errorEnvelope(checked.message) };
+      const allowed = mayRunAll(checked.command.lines, caller.admin);
+      if (!allowed.ok) return { outcome: allowed.status, body: errorEnvelope(allowed.message) };
       return run(id, checked.command);
     },
     query: (id, command) => pool(id).run(command),
-    async openSession(id, events) {
+    async openSession(id, events, caller) {
       const c = config.connections[id];
       if (!c) throw new Error(`unknown player connection ${id}`);
       const conn = await pool(id).dedicated();
-      return new PlayerSession(conn, c.timeout, events, log.child('session'));
+      return new PlayerSession(conn, c.timeout, events, log.child('session'), caller);
     },
     close() {
       for (const p of pools.values()) p.close();

@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../common/log.js';
 import { convertReply, errorEnvelope, idleChanges, type Envelope } from './answers/convert.js';
+import { mayRunAll, type PlayerCaller } from './command-classes.js';
 import { checkCommand, type CommandInfo } from './commands.js';
 import { DaemonError, type DaemonConnection } from './protocol/connection.js';
 
@@ -25,14 +26,16 @@ export class PlayerSession {
     private readonly timeoutMs: number,
     private readonly events: SessionEvents,
     private readonly log: Logger,
+    private readonly caller: PlayerCaller,
   ) {
     conn.onClose((e) => this.lose(e.message));
     void this.loop();
   }
 
   /**
-   * A text frame's command. Refused commands (and `close`, which belongs to
-   * the socket) get an `Error` frame; the session goes on.
+   * A text frame's command. Refused commands (malformed, not allowed to the
+   * caller's class, and `close`, which belongs to the socket) get an `Error`
+   * frame; the session goes on.
    */
   command(text: string): void {
     if (this.closed) return;
@@ -43,6 +46,11 @@ export class PlayerSession {
     }
     if (checked.command.names.includes('close')) {
       this.events.send(errorEnvelope('Close the WebSocket to end the session.'));
+      return;
+    }
+    const allowed = mayRunAll(checked.command.lines, this.caller.admin);
+    if (!allowed.ok) {
+      this.events.send(errorEnvelope(allowed.message));
       return;
     }
     this.queue.push(checked.command);

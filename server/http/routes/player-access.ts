@@ -9,7 +9,7 @@ import type { PlayerAccess } from '../../config/types.js';
 import type { AuthService } from '../../core/auth/auth.service.js';
 import type { TokenClaims } from '../../core/auth/token.js';
 import type { Envelope } from '../../player/answers/convert.js';
-import type { Outcome } from '../../player/gateway.service.js';
+import type { Outcome, PlayerCaller } from '../../player/gateway.service.js';
 import { statusOf } from '../error-mapping.js';
 import type { HttpDeps } from '../http-deps.js';
 import { requestToken } from '../request-context.js';
@@ -26,12 +26,14 @@ const checks = new WeakMap<AuthService, Check>();
 
 /**
  * Who may use the gateway: `refuse` is 401 without a valid token, 403 for a
- * non-admin when `admin`. A granted token is trusted for two seconds per
- * server (the player's command route is hot: a client polling status must
- * not cost a token check and an account read per request).
+ * non-admin when `admin`. With `open` nothing is refused; a valid token
+ * still gives its claims (an admin stays an admin), any other caller is
+ * anonymous, which counts as a user. A granted token is trusted for two
+ * seconds per server (the player's command route is hot: a client polling
+ * status must not cost a token check and an account read per request).
  */
 export const playerAccessCheck = (auth: AuthService, access: PlayerAccess, token: string | undefined): ReturnType<Check> => {
-  if (access === 'open') return Promise.resolve({});
+  if (access === 'open' && !token) return Promise.resolve({});
   let check = checks.get(auth);
   if (!check) {
     const trusted = new Map<string, { claims: TokenClaims; until: number }>();
@@ -51,8 +53,15 @@ export const playerAccessCheck = (auth: AuthService, access: PlayerAccess, token
     };
     checks.set(auth, check);
   }
+  if (access === 'open') return check(token).then((r) => (r.claims ? { claims: r.claims } : {}));
   return check(token).then((r) => (r.claims && access === 'admin' && !r.claims.admin ? { refuse: 403 } : r));
 };
+
+/** The caller of a gateway route, as the command classes see it: only an admin account is an admin. */
+export const playerCaller = (claims: TokenClaims | undefined): PlayerCaller => ({ admin: claims?.admin === true });
+
+/** `playerCaller` of an express request that passed `playerZone`. */
+export const routeCaller = (res: Response): PlayerCaller => playerCaller(res.locals['caller'] as TokenClaims | undefined);
 
 export const playerZone =
   (deps: HttpDeps): RequestHandler =>

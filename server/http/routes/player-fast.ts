@@ -3,9 +3,11 @@
  *
  * Why: the gateway's one hot route passes a tiny command to the daemon and
  * back; express' per-request machinery costs more than the whole round trip
- * (the issue 5 benchmark needs half the throughput of a bare node:http
- * forwarder). So the plain case is answered here: player enabled, known
- * connection, access granted, a JSON body of exactly `{"command": string}`.
+ * (the gateway must keep at least half the throughput of a bare node:http
+ * forwarder, see bench/gateway.bench.ts). So the plain case is answered
+ * here: player enabled, known connection, access granted, a JSON body of
+ * exactly `{"command": string}`; the command classes apply here as on
+ * every other path (gateway.execute).
  * Every other request (wrong type, refused access, unknown id, a body that
  * does not match the OpenAPI schema) goes on to express unchanged, where the
  * registered route, the OpenAPI validation and the one error mapping apply;
@@ -15,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpDeps } from '../http-deps.js';
 import { requestToken } from '../request-context.js';
-import { playerAccessCheck, statusOfOutcome } from './player-access.js';
+import { playerAccessCheck, playerCaller, statusOfOutcome } from './player-access.js';
 
 const pathPattern = /^\/api\/v1\/player(?:\/([A-Za-z0-9_@.-]{1,254}))?\/?$/;
 /** the same limit as express.json() in http-app.ts */
@@ -73,10 +75,8 @@ const handle = async (
   fallback: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<void> => {
   try {
-    if (deps.config.player.access !== 'open') {
-      const { refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, requestToken(req));
-      if (refuse) return fallback(req, res); // express answers 401/403 the usual way
-    }
+    const { claims, refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, requestToken(req));
+    if (refuse) return fallback(req, res); // express answers 401/403 the usual way
     const raw = await readBody(req);
     let body: unknown;
     try {
@@ -90,7 +90,7 @@ const handle = async (
       (req as IncomingMessage & { body?: unknown }).body = body;
       return fallback(req, res);
     }
-    const answer = await deps.player!.gateway.execute(id, command);
+    const answer = await deps.player!.gateway.execute(id, command, playerCaller(claims));
     send(res, statusOfOutcome(answer.outcome), answer.body);
   } catch (e) {
     deps.log.child('http').error('Unexpected error in the player command route', { error: e instanceof Error ? e.message : String(e) });

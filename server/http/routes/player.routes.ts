@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import { errorEnvelope } from '../../player/answers/convert.js';
 import { countCommand, listCommand, playlistinfoCommand, searchCommand, type Built, type Query } from '../../player/special.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
-import { connectionId, sendEnvelope } from './player-access.js';
+import { connectionId, routeCaller, sendEnvelope } from './player-access.js';
 
 const gateway = (deps: HttpDeps) => deps.player!.gateway;
 
@@ -16,7 +16,7 @@ export const playerRoutes: RouteModule = (api, deps) => {
   const command = async (req: Request, res: Response) => {
     const id = connectionId(deps, req.params);
     const body = req.body as { command: string };
-    const { outcome, body: envelope } = await gateway(deps).execute(id, body.command);
+    const { outcome, body: envelope } = await gateway(deps).execute(id, body.command, routeCaller(res));
     sendEnvelope(res, outcome, envelope);
   };
   const upgradeRequired = (req: Request, res: Response) => {
@@ -36,7 +36,7 @@ export const playerRoutes: RouteModule = (api, deps) => {
       sendEnvelope(res, 'bad-request', errorEnvelope(built.message));
       return;
     }
-    const { outcome, body } = await gateway(deps).execute(id, built.command);
+    const { outcome, body } = await gateway(deps).execute(id, built.command, routeCaller(res));
     sendEnvelope(res, outcome, body);
   };
   const fixed = (text: string) => () => ({ ok: true as const, command: text });

@@ -1,0 +1,288 @@
+// Regression: every caller allowed to use the player could send every daemon
+// command: a user could `kill` the daemon, make it fetch URLs (`add http://...`),
+// switch outputs, run `update`, mount storage. Users may play, edit the queue,
+// read and edit the library and stored playlists; everything that reaches beyond
+// the music (URLs with a scheme, outputs, update/rescan, mounts, config, kill,
+// password, client messages, unknown commands) is for admins: 403 with
+// `{success: false, type: "Error", error: {message}}`, on the HTTP command route
+// (fast path and express), inside command lists, and on the WebSocket.
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startMpd, type MpdInstance } from '../../support/mpd.js';
+import { playerConfig } from '../../support/mpd-server.js';
+import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
+import { delay } from '../../support/system.js';
+
+type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
+
+/** POST with a chunked body (no Content-Length): the fast path leaves it to the express route. */
+const chunkedPost = (base: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Envelope }> =>
+  new Promise((resolve, reject) => {
+    const u = new URL(base);
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' };
+    if (token) headers['Service-Auth'] = token;
+    const req = httpRequest({ host: u.hostname, port: u.port, path, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Envelope }));
+    });
+    req.on('error', reject);
+    req.write(JSON.stringify(body));
+    req.end();
+  });
+
+/** Opens a WebSocket and collects its frames. */
+const openSocket = (url: string, headers: Record<string, string>): Promise<{ ws: WebSocket; frames: Envelope[] }> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    const frames: Envelope[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
+    ws.once('open', () => resolve({ ws, frames }));
+    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
+    ws.once('error', reject);
+  });
+
+const waitFor = async <T>(get: () => T | undefined, timeoutMs = 5000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await delay(20);
+  }
+};
+
+const adminOnly = [
+  'kill',
+  'add http://127.0.0.1:9/stream',
+  'add "https://example.org/a.mp3"',
+  'addid "http://127.0.0.1:9/x" 0',
+  'load "http://127.0.0.1:9/list.m3u"',
+  'playlistadd mine "http://127.0.0.1:9/x"',
+  'add "h\\ttp://127.0.0.1:9/x"',
+  'add "nfs://server/share/x.flac"',
+  'listplaylist "http://127.0.0.1:9/list.m3u"',
+  'albumart "http://127.0.0.1:9/x.mp3" 0',
+  'readpicture "http://127.0.0.1:9/x.mp3" 0',
+  'lsinfo "smb://server/share"',
+  'enableoutput 0',
+  'disableoutput 0',
+  'toggleoutput 0',
+  'outputset 0 dop 1',
+  'moveoutput null-out',
+  'update',
+  'rescan "Artist One"',
+  'mount usb "nfs://server/share"',
+  'unmount usb',
+  'listmounts',
+  'listneighbors',
+  'config',
+  'password "x"',
+  'binarylimit 64',
+  'protocol',
+  'close',
+  'subscribe chan',
+  'unsubscribe chan',
+  'sendmessage chan hello',
+  'readmessages',
+  'channels',
+  'partition other',
+  'newpartition other',
+  'delpartition other',
+  'frobnicate',
+];
+
+const userCommands = [
+  'status',
+  'stats',
+  'currentsong',
+  'clearerror',
+  'ping',
+  'play',
+  'stop',
+  'setvol 40',
+  'random 0',
+  'repeat 0',
+  'consume 0',
+  'single 0',
+  'crossfade 0',
+  'clear',
+  'add "Artist One/Blue Album"',
+  'addid "Artist One/Blue Album/01 - Song 1.flac"',
+  'findadd album "Green Album"',
+  'playlistinfo',
+  'shuffle',
+  'deleteid 1',
+  'lsinfo "Artist One"',
+  'listall',
+  'find album "Blue Album"',
+  'search "(album contains \'blue\')"',
+  'list album',
+  'count genre Rock',
+  'outputs',
+  'commands',
+  'tagtypes',
+  'urlhandlers',
+  'save "classes test"',
+  'load "classes test"',
+  'playlistadd "classes test" "Artist One/Blue Album/01 - Song 1.flac"',
+  'listplaylists',
+  'listplaylistinfo "classes test"',
+  'rm "classes test"',
+];
+
+describe('command classes over HTTP', () => {
+  let mpd: MpdInstance;
+  let s: TestServer;
+  let user: string;
+  let admin: string;
+
+  beforeAll(async () => {
+    mpd = await startMpd();
+    s = await startServer({ config: playerConfig(mpd) });
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
+    user = await s.login('user', 'user-pw');
+    admin = await s.login(ADMIN.login, ADMIN.password);
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await mpd?.dispose();
+  });
+
+  const post = (command: string, token: string, path = '/api/v1/player') => s.request<Envelope>('POST', path, { command }, { token });
+
+  it('refuses admin-only commands to a user with 403 type Error (fast path), the daemon untouched', async () => {
+    await mpd.command('clear');
+    for (const command of adminOnly) {
+      const res = await post(command, user);
+      expect(res.status, command).toBe(403);
+      expect(res.body, command).toEqual({ success: false, type: 'Error', error: { message: expect.stringMatching(/admin/i) } });
+    }
+    await delay(200);
+    expect(await mpd.command('ping')).toBe('OK\n');
+    expect(await mpd.command('playlistinfo')).toBe('OK\n');
+    expect(await mpd.command('outputs')).toContain('outputenabled: 1');
+  });
+
+  it('refuses them on the express route as well', async () => {
+    for (const command of ['kill', 'add http://127.0.0.1:9/x', 'disableoutput 0', 'update']) {
+      const res = await chunkedPost(s.url, '/api/v1/player/default', { command }, user);
+      expect(res.status, command).toBe(403);
+      expect(res.body).toMatchObject({ success: false, type: 'Error' });
+    }
+    expect(await mpd.command('ping')).toBe('OK\n');
+  });
+
+  it('checks every command inside a command list; nothing of a refused list runs', async () => {
+    await mpd.command('clear');
+    const res = await post('command_list_begin\nadd "Artist One/Blue Album"\nkill\ncommand_list_end', user);
+    expect(res.status).toBe(403);
+    const url = await post('command_list_ok_begin\nclear\nadd "http://127.0.0.1:9/x"\ncommand_list_end', user);
+    expect(url.status).toBe(403);
+    expect(await mpd.command('playlistinfo')).toBe('OK\n');
+    const fine = await post('command_list_begin\nadd "Artist One/Blue Album"\nclear\ncommand_list_end', user);
+    expect(fine.status).toBe(200);
+  });
+
+  it('lets a user play, edit the queue, read the library and keep stored playlists', async () => {
+    for (const command of userCommands) {
+      const res = await post(command, user);
+      expect(res.status === 200 || res.body.type === 'Ack', `${command}: ${JSON.stringify(res.body)}`).toBe(true);
+    }
+    await post('stop', user);
+  });
+
+  it('lets an admin send them', async () => {
+    for (const command of ['update', 'disableoutput 0', 'enableoutput 0', 'config', 'listmounts']) {
+      const res = await post(command, admin);
+      expect(res.status === 200 || res.body.type === 'Ack', `${command}: ${JSON.stringify(res.body)}`).toBe(true);
+    }
+    expect((await chunkedPost(s.url, '/api/v1/player', { command: 'update' }, admin)).status).toBe(200);
+  });
+});
+
+describe('command classes with player.access = open', () => {
+  let mpd: MpdInstance;
+  let s: TestServer;
+
+  beforeAll(async () => {
+    mpd = await startMpd();
+    s = await startServer({ config: playerConfig(mpd, { access: 'open' }) });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await mpd?.dispose();
+  });
+
+  it('anonymous callers are users, never admins', async () => {
+    for (const command of ['kill', 'update', 'disableoutput 0', 'add http://127.0.0.1:9/x']) {
+      const res = await s.request<Envelope>('POST', '/api/v1/player', { command });
+      expect(res.status, command).toBe(403);
+      expect((await chunkedPost(s.url, '/api/v1/player', { command })).status, command).toBe(403);
+    }
+    expect((await s.request<Envelope>('POST', '/api/v1/player', { command: 'status' })).status).toBe(200);
+    expect(await mpd.command('ping')).toBe('OK\n');
+  });
+
+  it('a signed-in admin stays an admin', async () => {
+    const admin = await s.login(ADMIN.login, ADMIN.password);
+    expect((await s.request<Envelope>('POST', '/api/v1/player', { command: 'update' }, { token: admin })).status).toBe(200);
+  });
+
+  it('refuses admin-only frames of an anonymous WebSocket with an Error frame; the socket stays open', async () => {
+    const c = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', {});
+    try {
+      c.ws.send(JSON.stringify({ command: 'kill' }));
+      c.ws.send(JSON.stringify({ command: 'command_list_begin\nstatus\ndisableoutput 0\ncommand_list_end' }));
+      c.ws.send(JSON.stringify({ command: 'status' }));
+      await waitFor(() => c.frames.find((f) => f.type === 'StatusAnswer'));
+      const errors = c.frames.filter((f) => f.type === 'Error');
+      expect(errors).toHaveLength(2);
+      expect(errors[0]!.error?.message).toMatch(/admin/i);
+      expect(c.ws.readyState).toBe(WebSocket.OPEN);
+      expect(await mpd.command('ping')).toBe('OK\n');
+    } finally {
+      c.ws.close();
+    }
+  });
+});
+
+describe('command classes on the WebSocket', () => {
+  let mpd: MpdInstance;
+  let s: TestServer;
+  let user: string;
+  let admin: string;
+  let wsUrl: string;
+
+  beforeAll(async () => {
+    mpd = await startMpd();
+    s = await startServer({ config: playerConfig(mpd) });
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
+    user = await s.login('user', 'user-pw');
+    admin = await s.login(ADMIN.login, ADMIN.password);
+    wsUrl = s.url.replace('http', 'ws') + '/api/v1/player';
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await mpd?.dispose();
+  });
+
+  it("refuses a user's admin-only frames and answers an admin's", async () => {
+    const u = await openSocket(wsUrl, { 'Service-Auth': user });
+    const a = await openSocket(wsUrl, { 'Service-Auth': admin });
+    try {
+      for (const command of ['kill', 'update', 'add http://127.0.0.1:9/x', 'enableoutput 0']) u.ws.send(JSON.stringify({ command }));
+      u.ws.send(JSON.stringify({ command: 'stats' }));
+      await waitFor(() => u.frames.find((f) => f.type === 'StatsAnswer'));
+      expect(u.frames.filter((f) => f.type === 'Error')).toHaveLength(4);
+      expect(await mpd.command('ping')).toBe('OK\n');
+      a.ws.send(JSON.stringify({ command: 'update' }));
+      const answer = await waitFor(() => a.frames.find((f) => f.type !== 'IdleAnswer'));
+      expect(answer.success).toBe(true);
+    } finally {
+      u.ws.close();
+      a.ws.close();
+    }
+  });
+});
