@@ -122,7 +122,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const checksums = createChecksumQueue({ db: db.db, stores, settings: config.backend.computeChecksum, log: log.child('checksums') });
   checksums.start();
   const mailTransport = parts.mailTransport ?? createSmtpTransport(config.backend.mail.smtp);
-  const mail = createMailService({ db: db.db, transport: mailTransport, settings: config.backend.mail, log: log.child('mail') });
+  const mail = createMailService({ db: db.db, transport: mailTransport, settings: config.backend.mail, limits: config.limits, clock, log: log.child('mail') });
   const aliases = createAliasService({
     db: db.db,
     clock,

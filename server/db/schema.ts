@@ -129,6 +129,21 @@ export interface PendingUploadTable {
   expires: number;
 }
 
+/** A mail an account sent through `/sec/mail/send`; see migration 0004. */
+export interface SentMailTable {
+  id: string;
+  account_id: string;
+  /** how many mails it made: one per recipient */
+  recipients: number;
+  created: number;
+}
+
+/** A share whose guest upload was announced by mail; see migration 0004. */
+export interface GuestNotificationTable {
+  share_id: string;
+  created: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -141,6 +156,8 @@ export interface Database {
   file_chunks: FileChunkTable;
   upload_locks: UploadLockTable;
   pending_uploads: PendingUploadTable;
+  sent_mails: SentMailTable;
+  guest_notifications: GuestNotificationTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

@@ -4,8 +4,11 @@
  * and members when a guest uploaded files. Sending goes through the
  * `MailTransport` of the composition root. A failed delivery is a
  * `{success:false}` result and an error in the log, never an exception.
+ * How much mail accounts and guests can make Pier send is bounded by
+ * `mail-limits.ts`.
  */
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../common/clock.js';
 import { badRequest, notFound } from '../../common/errors.js';
 import { isEmail } from '../../common/email.js';
 import type { Logger } from '../../common/log.js';
@@ -16,6 +19,7 @@ import { aliasRecipients, findAlias, isMember } from '../aliases/alias.repositor
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { findPublishOfShare, findShare } from '../shares/share.repository.js';
+import { MAX_RECIPIENTS, releaseAccountMail, releaseGuestNotification, reserveAccountMail, reserveGuestNotification, type NotificationRefusal } from './mail-limits.js';
 import type { MailAddress, MailTransport, OutgoingMail } from './mail-transport.js';
 import { renderTemplate } from './templates.js';
 
@@ -23,6 +27,9 @@ export interface MailServiceDeps {
   db: Kysely<Database>;
   transport: MailTransport;
   settings: Config['backend']['mail'];
+  /** mails per account and hour, guest notifications per alias and hour */
+  limits: Pick<Config['limits'], 'mailsPerAccountPerHour' | 'aliasMailsPerHour'>;
+  clock: Clock;
   log: Logger;
 }
 
@@ -52,10 +59,15 @@ export interface MailService {
 
 const NO_SENDER = 'There are no sender addresses specified. You may need to add an e-mail address to your account.';
 
+const SKIPPED: Record<NotificationRefusal, string> = {
+  'already-notified': 'The owner was already notified about this share; no mail sent.',
+  'alias-limit': 'This upload link has sent too many notifications in the last hour; no mail sent.',
+};
+
 const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
 
 export const createMailService = (d: MailServiceDeps): MailService => {
-  const { db, settings } = d;
+  const { db, settings, limits } = d;
   const { smtp, templates } = settings;
   const listId = smtp.listId || null;
 
@@ -91,17 +103,23 @@ export const createMailService = (d: MailServiceDeps): MailService => {
     /**
      * Signed-in users: sends a plain-text mail from `default-from`, or else
      * from the caller's address (their login as the name). Every recipient
-     * must be an e-mail address (`bad-request` naming it).
+     * must be an e-mail address, and there may be at most `MAX_RECIPIENTS`
+     * and no more than the hourly allowance (`bad-request` naming the field).
+     * Beyond the account's recipients per hour: `rate-limited`, nothing sent.
+     * With an allowance of 0 it is as if mail were disabled.
      */
     async send(c, mail) {
       const recipients = mail.recipients.map((r) => r.trim()).filter((r) => r !== '');
       const bad = recipients.filter((r) => !isEmail(r));
       if (bad.length) throw badRequest('recipients', `Invalid value for 'recipients': ${bad.map((b) => `'${b}'`).join(', ')} is not an e-mail address.`);
-      if (!settings.enabled) return fail('The mail feature is disabled');
+      if (!settings.enabled || limits.mailsPerAccountPerHour === 0) return fail('The mail feature is disabled');
+      const most = Math.min(MAX_RECIPIENTS, limits.mailsPerAccountPerHour);
+      if (recipients.length > most) throw badRequest('recipients', `Invalid value for 'recipients': a mail may go to at most ${most} recipients.`);
       if (!recipients.length) return fail('There are no recipients');
       const own = await accountEmail(c.accountId);
       const from: MailAddress | string | null = smtp.defaultFrom || (own ? { name: c.login, address: own } : null);
       if (!from) return fail(NO_SENDER);
+      const reserved = await reserveAccountMail(db, c.accountId, recipients.length, limits.mailsPerAccountPerHour, d.clock.now());
       const message: OutgoingMail = {
         from,
         to: recipients,
@@ -119,6 +137,8 @@ export const createMailService = (d: MailServiceDeps): MailService => {
         return ok('Mail successfully sent.');
       } catch (e) {
         d.log.error('Sending a mail failed', { account: c.login, recipients: recipients.length, error: reason(e) });
+        // a mail that reached nobody does not count
+        await releaseAccountMail(db, reserved);
         return fail(`Mail sending failed: ${reason(e)}`);
       }
     },
@@ -127,13 +147,23 @@ export const createMailService = (d: MailServiceDeps): MailService => {
      * Guests, for a share of their alias (`not-found` otherwise): tells the
      * alias' owner and members that have an e-mail address, one mail each
      * with the `upload-notify` template and a link to the share's page.
-     * Failures are results (and logged); the upload itself is untouched.
+     * Once per share, and at most `alias-mails-per-hour` times per alias;
+     * beyond that nothing is sent and the skip is logged. Failures are
+     * results (and logged); the upload itself is untouched.
      */
     async notifyUpload(guest, shareId, baseUrl) {
       await requireShareAccess(db, guest, shareId);
       if (!settings.enabled) return fail('Mail feature is disabled.');
       const recipients = (await aliasRecipients(db, guest.aliasId)).filter((r) => r.email && isEmail(r.email));
       if (!recipients.length) return fail('There is no email to notify');
+      const refused = await reserveGuestNotification(db, guest.aliasId, shareId, limits.aliasMailsPerHour, d.clock.now());
+      if (refused) {
+        const fields = { shareId, aliasId: guest.aliasId, reason: refused };
+        // a repeated call for one share is ordinary (a guest page that adds files); a full hour is worth a warning
+        if (refused === 'alias-limit') d.log.warn('Upload notification skipped', fields);
+        else d.log.info('Upload notification skipped', fields);
+        return fail(SKIPPED[refused]);
+      }
       const ownerEmail = recipients.find((r) => r.owner)?.email ?? (await accountEmail(guest.ownerId));
       const url = `${baseUrl}/app/upload/${encodeURIComponent(shareId)}`;
       let failed = 0;
@@ -154,7 +184,10 @@ export const createMailService = (d: MailServiceDeps): MailService => {
         }
       }
       if (failed === 0) return ok('Mail sent');
-      if (failed === recipients.length) return fail(`Sending failed to all recipients (${failed})`);
+      if (failed === recipients.length) {
+        await releaseGuestNotification(db, shareId);
+        return fail(`Sending failed to all recipients (${failed})`);
+      }
       return ok(`Sending succeeded for ${recipients.length - failed}, but failed for ${failed} recipients`);
     },
   };

@@ -18,6 +18,7 @@ import type { DialectName } from '../connect.js';
 import { initial } from './0001-initial.js';
 import { pendingUploads } from './0002-pending-uploads.js';
 import { sessionGeneration } from './0003-session-generation.js';
+import { mailLimits } from './0004-mail-limits.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -25,6 +26,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0001-initial': initial,
   '0002-pending-uploads': pendingUploads,
   '0003-session-generation': sessionGeneration,
+  '0004-mail-limits': mailLimits,
 });
 
 export interface MigratableDb {
