@@ -65,7 +65,7 @@ export interface CoverDeps {
 
 export const createCoverService = ({ config, gateway, log }: CoverDeps): CoverService => {
   const cache = new PathCache(config.cacheSize);
-  const thumbs = new Thumbnailer(config.thumbnails.directory, config.thumbnails.maxParallel, log.child('thumbnails'));
+  const thumbs = new Thumbnailer(config.thumbnails.directory, config.thumbnails.maxParallel, config.thumbnails.sizes, log.child('thumbnails'));
   const placeholders = new Placeholders(config.placeholderUrl, log.child('placeholder'));
   const names: Record<AlbumFileKind, string[]> = {
     cover: candidates(config.cover.names, config.cover.extensions),
@@ -134,9 +134,13 @@ export const createCoverService = ({ config, gateway, log }: CoverDeps): CoverSe
     let s = await stat(p);
     if (size && config.thumbnails.enabled && contentTypeOf(p).startsWith('image/')) {
       const t = await thumbs.get({ path: p, mtimeMs: s.mtimeMs }, size);
+      if (t?.kind === 'bytes') {
+        const etag = etagOf(`${p}\0${s.size}\0${s.mtimeMs}\0${size}`);
+        return { kind: 'bytes', data: t.data, contentType: 'image/jpeg', etag, filename: `${filename}.jpg` };
+      }
       if (t) {
-        p = t;
-        s = await stat(t);
+        p = t.path;
+        s = await stat(p);
       }
     }
     const ext = extname(p);

@@ -1,9 +1,13 @@
 /**
  * `size=N` thumbnails: a cover larger than N (either side) is centre-cropped
- * and resized to exactly N×N, written once under the thumbnail directory
- * (temp file + rename, so a reader never sees half a file) and reused; the
- * key is the source path, its modification time and N. At most
- * `maxParallel` resizes run at once; the same thumbnail is made only once.
+ * and resized to exactly N×N. What is kept on disk is bounded: only the
+ * configured bucket sizes (`player.thumbnails.sizes`) are written, once per
+ * source (temp file + rename, so a reader never sees half a file), keyed by
+ * the source path and its modification time. Any other N is scaled down
+ * from the smallest kept size of at least N, or, above the largest (or when
+ * the original is no larger than that bucket), made from the original and
+ * not kept. At most `maxParallel` resizes run at once; the same bucket file
+ * is made only once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -15,6 +19,9 @@ export interface Source {
   path: string;
   mtimeMs: number;
 }
+
+/** A kept bucket file, or a thumbnail made for this answer only. */
+export type Thumbnail = { kind: 'file'; path: string } | { kind: 'bytes'; data: Buffer };
 
 class Semaphore {
   private running = 0;
@@ -32,57 +39,81 @@ class Semaphore {
   }
 }
 
+const MAX_KNOWN = 10_000;
+
+/** The square crop of `input`, `size`×`size`, as JPEG (transparent parts on white). */
+const square = (input: string, size: number) =>
+  sharp(input).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).flatten({ background: '#ffffff' }).jpeg({ quality: 85 });
+
 export class Thumbnailer {
   private readonly limit: Semaphore;
+  private readonly buckets: number[];
   private readonly inFlight = new Map<string, Promise<string | undefined>>();
-  /** keys of sources already known to be small enough (bounded) */
-  private readonly small = new Set<string>();
+  /** width and height of sources already read (bounded) */
+  private readonly dimensions = new Map<string, { w: number; h: number }>();
 
   constructor(
     private readonly dir: string,
     maxParallel: number,
+    /** the sizes kept on disk */
+    sizes: readonly number[],
     private readonly log: Logger,
   ) {
     this.limit = new Semaphore(Math.max(1, maxParallel));
+    this.buckets = [...new Set(sizes)].filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
   }
 
-  /** The thumbnail file, or undefined when the original should be served (small enough, or resizing failed). */
-  async get(source: Source, size: number): Promise<string | undefined> {
-    const key = createHash('sha256').update(`${source.path}\0${source.mtimeMs}\0${size}`).digest('hex');
-    if (this.small.has(key)) return undefined;
-    const file = join(this.dir, `${key}-${size}.jpg`);
+  /**
+   * The `size`×`size` thumbnail of `source`, or undefined when the original
+   * should be served (it fits in `size`×`size`, or resizing failed).
+   */
+  async get(source: Source, size: number): Promise<Thumbnail | undefined> {
+    const key = createHash('sha256').update(`${source.path}\0${source.mtimeMs}`).digest('hex');
     try {
-      await stat(file);
-      return file;
-    } catch {
-      // not made yet
+      const dim = await this.dimensionsOf(source, key);
+      if (dim.w <= size && dim.h <= size) return undefined;
+      const bucket = this.buckets.find((b) => b >= size);
+      if (bucket !== undefined && (dim.w > bucket || dim.h > bucket)) {
+        const file = await this.bucketFile(source, key, bucket);
+        if (file === undefined) return undefined;
+        if (bucket === size) return { kind: 'file', path: file };
+        return { kind: 'bytes', data: await this.limit.use(() => square(file, size).toBuffer()) };
+      }
+      return { kind: 'bytes', data: await this.limit.use(() => square(source.path, size).toBuffer()) };
+    } catch (e) {
+      this.log.warn('Could not make a thumbnail; serving the original', { source: source.path, size, error: String(e) });
+      return undefined;
     }
-    let p = this.inFlight.get(key);
+  }
+
+  private async dimensionsOf(source: Source, key: string): Promise<{ w: number; h: number }> {
+    const known = this.dimensions.get(key);
+    if (known) return known;
+    const meta = await sharp(source.path).metadata();
+    const dim = { w: meta.autoOrient?.width ?? meta.width ?? 0, h: meta.autoOrient?.height ?? meta.height ?? 0 };
+    if (this.dimensions.size >= MAX_KNOWN) this.dimensions.clear();
+    this.dimensions.set(key, dim);
+    return dim;
+  }
+
+  /** The kept file of one bucket size, made when missing; undefined when it cannot be made. */
+  private async bucketFile(source: Source, key: string, bucket: number): Promise<string | undefined> {
+    const file = join(this.dir, `${key}-${bucket}.jpg`);
+    if (await stat(file).then(() => true, () => false)) return file;
+    const id = `${key}-${bucket}`;
+    let p = this.inFlight.get(id);
     if (!p) {
-      p = this.limit.use(() => this.make(source, size, key, file)).finally(() => this.inFlight.delete(key));
-      this.inFlight.set(key, p);
+      p = this.limit.use(() => this.make(source, bucket, file)).finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, p);
     }
     return p;
   }
 
-  private async make(source: Source, size: number, key: string, file: string): Promise<string | undefined> {
+  private async make(source: Source, size: number, file: string): Promise<string | undefined> {
     const tmp = join(this.dir, `.tmp-${randomBytes(8).toString('hex')}.jpg`);
     try {
-      const meta = await sharp(source.path).metadata();
-      const w = meta.autoOrient?.width ?? meta.width ?? 0;
-      const h = meta.autoOrient?.height ?? meta.height ?? 0;
-      if (w <= size && h <= size) {
-        if (this.small.size > 10_000) this.small.clear();
-        this.small.add(key);
-        return undefined;
-      }
       await mkdir(this.dir, { recursive: true });
-      await sharp(source.path)
-        .rotate()
-        .resize(size, size, { fit: 'cover', position: 'centre' })
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 85 })
-        .toFile(tmp);
+      await square(source.path, size).toFile(tmp);
       await rename(tmp, file);
       return file;
     } catch (e) {

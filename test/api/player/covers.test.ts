@@ -109,8 +109,10 @@ describe('covers, booklets and custom content', () => {
     expect(big.status).toBe(200);
     expect(big.headers.get('content-type')).toBe('image/jpeg');
     expect(await size(big.body)).toEqual([120, 120]);
-    const files = readdirSync(thumbs).filter((f) => f.endsWith('-120.jpg'));
+    // kept as the smallest configured size of at least 120 (128 by default), the answer scaled from it
+    const files = readdirSync(thumbs).filter((f) => f.endsWith('-128.jpg'));
     expect(files).toHaveLength(1);
+    expect(readdirSync(thumbs).filter((f) => f.endsWith('-120.jpg'))).toEqual([]);
     expect(readdirSync(thumbs).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
     const again = await get('/api/v1/cover/album?name=Big%20Album&size=120');
     expect(again.body.equals(big.body)).toBe(true);
@@ -207,6 +209,49 @@ describe('covers, booklets and custom content', () => {
     expect((await get('/custom/sub/a.txt')).body.toString()).toBe('hello');
     for (const p of ['/custom/../package.json', '/custom/%2e%2e/package.json', '/custom/sub%2F..%2F..%2Fpackage.json', '/custom/out/secret.txt', '/custom/nope.txt']) {
       expect((await rawGet(s.url, p)).status, p).toBe(404);
+    }
+  });
+});
+
+// Regression: a thumbnail was written to disk for every distinct `size` asked
+// for, so a client walking through sizes 1..4096 filled the disk with up to 4096
+// files per cover. Only the sizes of `player.thumbnails.sizes` are kept; any
+// other size is scaled down from the smallest kept size at least as large (or
+// from the original above the largest, then not kept), and every answer is
+// still exactly size×size.
+describe('thumbnails kept on disk', () => {
+  it('keeps at most one file per configured size for a cover, whatever sizes are asked for', async () => {
+    const mpd = await startMpd();
+    const thumbs = join(mkdtempSync(join(tmpdir(), 'pier-thumbs-')), 'thumbnails');
+    const s = await startServer({ config: playerConfig(mpd, { access: 'open', player: { thumbnails: { directory: thumbs } } }) });
+    try {
+      const buckets = s.config.player.thumbnails.sizes;
+      // 50 distinct sizes below, at and above the kept sizes, up to the short side of the 2000×1500 original
+      const sizes = Array.from({ length: 50 }, (_, i) => 17 + i * 29 + (i % 7));
+      expect(new Set(sizes).size).toBe(50);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(1500);
+      expect(sizes.some((n) => n > Math.max(...buckets))).toBe(true);
+      const etags = new Set<string>();
+      for (const n of sizes) {
+        const res = await fetch(`${s.url}/api/v1/cover/album?name=Big%20Album&size=${n}`);
+        expect(res.status, String(n)).toBe(200);
+        etags.add(res.headers.get('etag') ?? '');
+        const m = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+        expect([m.width, m.height], String(n)).toEqual([n, n]);
+      }
+      expect(etags.size).toBe(50);
+      const kept = readdirSync(thumbs, { withFileTypes: true }).filter((e) => e.isFile());
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.length).toBeLessThanOrEqual(buckets.length);
+      for (const f of kept) expect(buckets.map((b) => `-${b}.jpg`).some((suffix) => f.name.endsWith(suffix)), f.name).toBe(true);
+      // a kept size is served from its file, the same bytes every time
+      const a = await fetch(`${s.url}/api/v1/cover/album?name=Big%20Album&size=${buckets[0]}`);
+      const b = await fetch(`${s.url}/api/v1/cover/album?name=Big%20Album&size=${buckets[0]}`);
+      expect(Buffer.from(await a.arrayBuffer()).equals(Buffer.from(await b.arrayBuffer()))).toBe(true);
+    } finally {
+      await s.stop();
+      await mpd.dispose();
+      rmSync(join(thumbs, '..'), { recursive: true, force: true });
     }
   });
 });
