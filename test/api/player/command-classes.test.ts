@@ -230,6 +230,26 @@ describe('command classes with player.access = open', () => {
     expect((await s.request<Envelope>('POST', '/api/v1/player', { command: 'update' }, { token: admin })).status).toBe(200);
   });
 
+  it("a page of another origin gets an open WebSocket only as an anonymous user, never with an admin's cookie", async () => {
+    const admin = await s.login(ADMIN.login, ADMIN.password);
+    const c = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', { Cookie: `service_auth=${admin}`, Origin: 'http://evil.example' });
+    try {
+      c.ws.send(JSON.stringify({ command: 'update' }));
+      const refused = await waitFor(() => c.frames.find((f) => f.type === 'Error'));
+      expect(refused.error?.message).toMatch(/admin/i);
+    } finally {
+      c.ws.close();
+    }
+    const own = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', { Cookie: `service_auth=${admin}` });
+    try {
+      own.ws.send(JSON.stringify({ command: 'update' }));
+      const answer = await waitFor(() => own.frames.find((f) => f.type !== 'IdleAnswer'));
+      expect(answer.success).toBe(true);
+    } finally {
+      own.ws.close();
+    }
+  });
+
   it('refuses admin-only frames of an anonymous WebSocket with an Error frame; the socket stays open', async () => {
     const c = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', {});
     try {
