@@ -357,7 +357,7 @@ const player = group(
       enabled: bool(true, 'Resize covers; when false `size` is ignored'),
       sizes: ints(
         [128, 256, 512, 1024],
-        'The only sizes kept on disk; an answer of `size=N` is scaled down from the smallest kept size of at least N (or the largest)',
+        'The only sizes kept on disk; an answer of `size=N` is scaled down from the smallest kept size of at least N, or made from the original (not kept) when N is above them all',
         { min: 1 },
       ),
       directory: str(({ dataDir }) => `${dataDir}/thumbnails`, 'Where thumbnails are kept'),
@@ -397,7 +397,7 @@ export const restserverSpec = group('service.restserver', {
       'files-per-share': int(1000, 'Files one share may hold', { min: 1 }),
       'shares-per-alias-per-hour': int(30, 'Shares guests may create through one upload link (alias) per hour', { min: 1 }),
       'alias-mails-per-hour': int(10, 'Notification mails triggered by guests of one upload link per hour (and one per share)', { min: 0 }),
-      'mails-per-account-per-hour': int(30, 'Mails one account may send through `/sec/mail/send` per hour', { min: 0 }),
+      'mails-per-account-per-hour': int(30, 'Recipients one account may mail through `/sec/mail/send` per hour (at most 50 per mail); 0 disables sending', { min: 0 }),
       'description-length': int(20000, 'Characters a share description may have', { min: 1 }),
       'websockets-per-user': int(4, 'Player WebSockets open at once per user (per client address for anonymous access)', { min: 1 }),
       websockets: int(32, 'Player WebSockets open at once in all; keep it below the daemon\'s `max_connections`', { min: 1 }),
