@@ -31,18 +31,50 @@ export interface TusFileInfo {
   type: string;
 }
 
+/**
+ * `state`, `write` and `remove` act on file `id` only when it belongs to share
+ * `shareId` (the share the adapter checked the request against); a file of
+ * any other share is treated as unknown.
+ */
 export interface TusUploads {
   /** `not-found` unless the accessor may use the share (and the file belongs to it, when given). */
   requireAccess(a: Accessor, shareId: string, fileId?: string): Promise<void>;
-  /** Creates the file; `too-large` (with `Tus-Max-Size`) when the share lacks room. */
+  /**
+   * Creates the file; `bad-request` for a name or type with control
+   * characters or a type that is no MIME type, `too-large` (with
+   * `Tus-Max-Size`) when the share lacks room.
+   */
   create(a: Accessor, shareId: string, info: TusFileInfo): Promise<void>;
-  /** Declared length and stored offset, or undefined for an unknown id. */
-  state(id: string): Promise<{ length: number; offset: number } | undefined>;
-  /** Appends at `offset`; resolves with the new offset. */
-  write(id: string, offset: number, data: AsyncIterable<Uint8Array>): Promise<number>;
-  /** Removes the file (termination); a missing file is not an error. */
-  remove(id: string): Promise<void>;
+  /** Declared length and stored offset, or undefined when the share holds no file `id`. */
+  state(shareId: string, id: string): Promise<{ length: number; offset: number } | undefined>;
+  /** Appends at `offset`; resolves with the new offset; `not-found` when the share holds no file `id`. */
+  write(shareId: string, id: string, offset: number, data: AsyncIterable<Uint8Array>): Promise<number>;
+  /** Removes the file (termination); a file missing from the share is not an error. */
+  remove(shareId: string, id: string): Promise<void>;
 }
+
+// C0 and C1 controls and DEL. Names and types with them are refused rather
+// than cleaned: the type goes into response headers as it is.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const TOKEN = /[A-Za-z0-9!#$%&'*+.^_`|~-]+/.source;
+/**
+ * `type/subtype` with optional parameters (RFC 9110 §8.3.1), printable ASCII
+ * only, as a `Content-Type` header may carry it.
+ */
+const MIME_TYPE = new RegExp(
+  String.raw`^${TOKEN}/${TOKEN}(?:[ \t]*;[ \t]*${TOKEN}=(?:${TOKEN}|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e]|\\[\t\x20-\x7e])*"))*$`,
+);
+/** The size of the `mimetype` column. */
+const MAX_TYPE_LENGTH = 254;
+
+/** `bad-request` unless the uploader's name and type are fit to be stored. */
+const checkNameAndType = (info: TusFileInfo): void => {
+  if (CONTROL.test(info.name)) throw badRequest('filename', 'The file name must not contain control characters.');
+  if (CONTROL.test(info.type)) throw badRequest('filetype', 'The file type must not contain control characters.');
+  const type = info.type.trim();
+  if (type !== '' && (type.length > MAX_TYPE_LENGTH || !MIME_TYPE.test(type))) throw badRequest('filetype', 'The file type must be a MIME type (type/subtype).');
+};
 
 /** Running hashes of uploads this process saw from byte 0, bounded. */
 const MAX_HASHES = 1000;
@@ -71,6 +103,12 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     return h;
   };
 
+  /** The file `id` when it belongs to share `shareId`. */
+  const fileIn = async (shareId: string, id: string): Promise<UploadFile | undefined> => {
+    const f = await findFile(db, id);
+    return f?.shareId === shareId ? f : undefined;
+  };
+
   return {
     async requireAccess(a, shareId, fileId) {
       await requireShareAccess(db, a, shareId);
@@ -80,6 +118,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     async create(a, shareId, info) {
       await requireShareAccess(db, a, shareId);
       if (!Number.isSafeInteger(info.length) || info.length < 0) throw badRequest('Upload-Length', 'The upload length must be a non-negative integer.');
+      checkNameAndType(info);
       const share = await db.selectFrom('shares').select('name').where('id', '=', shareId).executeTakeFirstOrThrow();
       const store = deps.stores.defaultStore;
       const fileId = randomId();
@@ -108,14 +147,14 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
       }
     },
 
-    async state(id) {
-      const f = await findFile(db, id);
+    async state(shareId, id) {
+      const f = await fileIn(shareId, id);
       if (!f) return undefined;
       return { length: f.length, offset: await storeOf(f).size(refOf(f)) };
     },
 
-    async write(id, offset, data) {
-      const f = await findFile(db, id);
+    async write(shareId, id, offset, data) {
+      const f = await fileIn(shareId, id);
       if (!f) throw notFound('The upload');
       const store = storeOf(f);
       const h = hashFor(f, offset);
@@ -155,10 +194,10 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
       return stored!;
     },
 
-    async remove(id) {
-      const f = await findFile(db, id);
-      hashes.delete(id);
+    async remove(shareId, id) {
+      const f = await fileIn(shareId, id);
       if (!f) return;
+      hashes.delete(id);
       await deleteFileRows(db, f.fileId);
       await storeOf(f).delete(refOf(f));
     },

@@ -3,9 +3,31 @@ import { DataStore, ERRORS, Upload } from '@tus/utils';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
 
 /**
+ * The tus id of an upload: the share the request was checked for and the
+ * share-file id, `{shareId}/{fileId}`. The share travels with the id into the
+ * store, which acts only on a file of that share. Never taken from a URL: the
+ * tus handler builds it from the checked route.
+ */
+export const uploadKey = (shareId: string, fileId: string): string => `${shareId}/${fileId}`;
+
+/** The parts of an `uploadKey`; undefined for anything else. Ids never hold a `/`. */
+export const parseUploadKey = (key: string): { shareId: string; fileId: string } | undefined => {
+  const parts = key.split('/');
+  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
+  return { shareId: parts[0]!, fileId: parts[1]! };
+};
+
+const partsOf = (key: string): { shareId: string; fileId: string } => {
+  const parts = parseUploadKey(key);
+  if (!parts) throw ERRORS.FILE_NOT_FOUND;
+  return parts;
+};
+
+/**
  * The tus data store over Pier's binary stores. Creation itself happens in
  * the server's `onUploadCreate` hook, which knows the share and the accessor;
- * `create` only confirms it. Offsets always come from the binary store.
+ * `create` only confirms it. Offsets always come from the binary store. Ids
+ * are `uploadKey`s: a file outside the key's share is not found.
  */
 export class PierDataStore extends DataStore {
   constructor(private readonly uploads: TusUploads) {
@@ -18,16 +40,19 @@ export class PierDataStore extends DataStore {
   }
 
   override async getUpload(id: string): Promise<Upload> {
-    const s = await this.uploads.state(id);
+    const { shareId, fileId } = partsOf(id);
+    const s = await this.uploads.state(shareId, fileId);
     if (!s) throw ERRORS.FILE_NOT_FOUND;
     return new Upload({ id, size: s.length, offset: s.offset });
   }
 
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
-    return this.uploads.write(id, offset, stream);
+    const { shareId, fileId } = partsOf(id);
+    return this.uploads.write(shareId, fileId, offset, stream);
   }
 
   override async remove(id: string): Promise<void> {
-    await this.uploads.remove(id);
+    const { shareId, fileId } = partsOf(id);
+    await this.uploads.remove(shareId, fileId);
   }
 }

@@ -9,6 +9,11 @@
  * taken as 1.0.0 (curl clients of Sharry never sent it). Errors of the core
  * (`AppError`) get the status of `error-mapping.ts` and their headers
  * (`Tus-Max-Size`), with the message as text body.
+ *
+ * Every request acts on exactly the share and file of the checked route: the
+ * tus server gets its upload id (`uploadKey(shareId, fid)`) from the route's
+ * parameters, never from the URL (whose last segment may be in the query),
+ * and the data store acts only on a file of that share.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -23,13 +28,15 @@ import { decodeHeaderName } from '../../core/uploads/file-name.js';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
 import { drain } from '../drain.js';
 import { statusOf, toKnownError } from '../error-mapping.js';
-import { PierDataStore } from './pier-datastore.js';
+import { parseUploadKey, PierDataStore, uploadKey } from './pier-datastore.js';
 
 export type AccessorResolver = (req: Request, res: Response) => Accessor | Promise<Accessor>;
 
 interface TusContext {
   accessor: Accessor;
   shareId: string;
+  /** the checked file id of the route, for requests to an upload */
+  fileId: string | undefined;
   /** absolute URL of `.../{shareId}/files/tus` */
   endpoint: string;
 }
@@ -63,6 +70,18 @@ export interface TusMount {
   locker: Locker;
   log: Logger;
 }
+
+/**
+ * `bad-request` for a creation that asks for a tus extension Pier does not
+ * offer (the tus server would answer 501): the length is known when an
+ * upload is created, and uploads are never concatenated.
+ */
+const refuseUnofferedExtensions = (req: IncomingMessage): void => {
+  if (req.headers['upload-defer-length'] !== undefined) {
+    throw badRequest('Upload-Defer-Length', 'The upload length must be given at creation (Upload-Length or Service-File-Length); deferring it is not supported.');
+  }
+  if (req.headers['upload-concat'] !== undefined) throw badRequest('Upload-Concat', 'Concatenating uploads is not supported.');
+};
 
 /** The status and text body of a failed tus request (also for errors not raised by the core). */
 const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: string): { status_code: number; body: string } | undefined => {
@@ -98,11 +117,15 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     // one request per upload at a time, in this process and across servers sharing the database
     locker,
     allowedOrigins: () => false,
-    namingFunction: () => randomId(),
-    getFileIdFromRequest: (_req, lastPath) => lastPath,
-    generateUrl: (req, { id }) => `${contextOf(req).endpoint}/${id}`,
+    namingFunction: (req) => uploadKey(contextOf(req).shareId, randomId()),
+    getFileIdFromRequest: (req) => {
+      const { shareId, fileId } = contextOf(req);
+      return fileId === undefined ? undefined : uploadKey(shareId, fileId);
+    },
+    generateUrl: (req, { id }) => `${contextOf(req).endpoint}/${parseUploadKey(id)!.fileId}`,
     onUploadCreate: async (req, upload) => {
       const ctx = contextOf(req);
+      const { fileId } = parseUploadKey(upload.id)!;
       const headers = nodeOf(req).req.headers;
       const rawName = headers['service-file-name'];
       let name = upload.metadata?.['filename'] ?? '';
@@ -113,7 +136,7 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       }
       const rawType = headers['service-file-type'];
       const type = typeof rawType === 'string' && rawType !== '' ? rawType : (upload.metadata?.['filetype'] ?? '');
-      await mount.uploads.create(ctx.accessor, ctx.shareId, { id: upload.id, length: upload.size ?? -1, name, type });
+      await mount.uploads.create(ctx.accessor, ctx.shareId, { id: fileId, length: upload.size ?? -1, name, type });
       return {};
     },
     onResponseError: (req, err) => errorAnswer(err, nodeOf(req).res, mount.log, req.method),
@@ -126,7 +149,7 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
    * for the upload ends the older one), the content type, `Upload-Offset`
    * equal to the stored offset (409), nothing beyond the declared length (413).
    */
-  const patch = async (req: IncomingMessage, res: ServerResponse, fid: string): Promise<void> => {
+  const patch = async (req: IncomingMessage, res: ServerResponse, shareId: string, fid: string): Promise<void> => {
     const text = (status: number, body: string, headers: Record<string, string> = {}) => {
       if (!res.headersSent) res.writeHead(status, { 'Tus-Resumable': '1.0.0', 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(body);
     };
@@ -137,7 +160,7 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     if (typeof offsetHeader !== 'string' || !/^\d{1,15}$/.test(offsetHeader)) return text(400, 'Upload-Offset must be a non-negative integer.\n');
     const offset = Number(offsetHeader);
     const stop = new AbortController();
-    const lock = locker.newLock(fid);
+    const lock = locker.newLock(uploadKey(shareId, fid));
     try {
       await lock.lock(stop.signal, () => {
         req.destroy();
@@ -146,12 +169,12 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       return text(423, 'The upload is locked by another request.\n');
     }
     try {
-      const state = await mount.uploads.state(fid);
+      const state = await mount.uploads.state(shareId, fid);
       if (!state) return text(404, 'The upload was not found.\n');
       if (state.offset !== offset) return text(409, `Upload-Offset ${offset} does not match the stored offset ${state.offset}.\n`);
       const declared = Number(req.headers['content-length'] ?? 0);
       if (offset + declared > state.length) return text(413, 'The body goes beyond the declared upload length.\n');
-      const stored = await mount.uploads.write(fid, offset, req);
+      const stored = await mount.uploads.write(shareId, fid, offset, req);
       res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(stored) }).end();
     } catch (e) {
       const answer = errorAnswer(e, res, mount.log, 'PATCH');
@@ -171,12 +194,13 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     const fid = req.params['fid'] === undefined ? undefined : String(req.params['fid']);
     await mount.uploads.requireAccess(accessor, shareId, fid);
     if (!req.headers['tus-resumable']) setHeader(req, 'Tus-Resumable', '1.0.0');
-    const serviceLength = req.headers['service-file-length'];
-    if (req.method === 'POST' && req.headers['upload-length'] === undefined && typeof serviceLength === 'string') {
-      setHeader(req, 'Upload-Length', serviceLength.trim());
+    if (req.method === 'POST') {
+      refuseUnofferedExtensions(req);
+      const serviceLength = req.headers['service-file-length'];
+      if (req.headers['upload-length'] === undefined && typeof serviceLength === 'string') setHeader(req, 'Upload-Length', serviceLength.trim());
     }
-    if (req.method === 'PATCH' && fid !== undefined) return patch(req, res, fid);
-    contexts.set(req, { accessor, shareId, endpoint: `${mount.baseUrl(req)}${mount.prefix}/${shareId}/files/tus` });
+    if (req.method === 'PATCH' && fid !== undefined) return patch(req, res, shareId, fid);
+    contexts.set(req, { accessor, shareId, fileId: fid, endpoint: `${mount.baseUrl(req)}${mount.prefix}/${shareId}/files/tus` });
     await server.handle(req, res);
   };
 };
