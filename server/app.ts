@@ -113,7 +113,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     clock,
     log: log.child('shares'),
     stores,
-    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour },
+    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour, descriptionLength: config.limits.descriptionLength },
     maxPageSize: config.maxPageSize,
     serverSecret: authCfg.serverSecret,
     rateLimit: { enabled: config.rateLimit.enabled, failures: config.rateLimit.sharePasswordFailures, windowMs: config.rateLimit.window },

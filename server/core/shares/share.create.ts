@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { formatDuration } from '../../common/durations.js';
 import { randomId } from '../../common/ids.js';
-import { AppError } from '../../common/errors.js';
+import { AppError, badRequest } from '../../common/errors.js';
 import { failId, okId, type IdResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
@@ -22,7 +22,16 @@ export interface ShareRules {
   requireSharePassword: boolean;
   /** shares guests may create through one alias within an hour */
   sharesPerAliasPerHour: number;
+  /** characters a description may have */
+  descriptionLength: number;
 }
+
+/** `bad-request` naming `description` when the text is longer than the rules allow. */
+export const checkDescriptionLength = (text: string | null, rules: Pick<ShareRules, 'descriptionLength'>): void => {
+  if (text && text.length > rules.descriptionLength) {
+    throw badRequest('description', `The description may have at most ${rules.descriptionLength} characters.`);
+  }
+};
 
 const HOUR = 60 * 60 * 1000;
 
@@ -30,13 +39,14 @@ const HOUR = 60 * 60 * 1000;
  * Checks the contract's rules for a new share and gives the row values, or
  * the business failure to answer. A guest's share takes the alias' validity;
  * the password requirement applies to signed-in users only; an empty password
- * means none.
+ * means none. A description over the length limit is `bad-request`.
  */
 export const checkNewShare = (
   a: Accessor,
   props: ShareProperties,
   rules: ShareRules,
 ): { ok: true; validity: number; password: string | null } | { ok: false; result: IdResult } => {
+  checkDescriptionLength(props.description, rules);
   const validity = a.kind === 'alias' ? a.validity : props.validity;
   if (validity > rules.maxValidity) {
     return { ok: false, result: failId(`Maximum validity (${formatDuration(rules.maxValidity)}) exceeded`) };

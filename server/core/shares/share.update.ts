@@ -13,7 +13,7 @@ import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
-import type { ShareRules } from './share.create.js';
+import { checkDescriptionLength, type ShareRules } from './share.create.js';
 import { findPublishOfShare } from './share.repository.js';
 
 type Db = Kysely<Database>;
@@ -31,8 +31,9 @@ export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, 
   return ok(name ? 'Name updated.' : 'Name deleted.');
 };
 
-/** Sets the raw description (markdown with mustache file references); '' removes it. */
+/** Sets the raw description (markdown with mustache file references); '' removes it; `bad-request` when too long. */
 export const setShareDescription = async (d: UpdateDeps, a: Accessor, shareId: string, text: string): Promise<BasicResult> => {
+  checkDescriptionLength(text, d.rules);
   await requireShareAccess(d.db, a, shareId);
   await d.db.updateTable('shares').set({ description: text || null }).where('id', '=', shareId).execute();
   return ok('Description updated.');

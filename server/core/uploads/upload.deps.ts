@@ -16,7 +16,7 @@ export interface UploadDeps {
   log: Logger;
   share: Config['backend']['share'];
   /** files per share, shares per alias and hour */
-  limits: Pick<Config['limits'], 'filesPerShare' | 'sharesPerAliasPerHour'>;
+  limits: Pick<Config['limits'], 'filesPerShare' | 'sharesPerAliasPerHour' | 'descriptionLength'>;
   checksums: ChecksumQueue;
   /** markers of multipart requests in progress, so a crash leaves nothing half-made */
   pending: PendingUploads;
@@ -27,6 +27,7 @@ export const newShareRules = (deps: UploadDeps): ShareRules => ({
   maxValidity: deps.share.maxValidity,
   requireSharePassword: deps.share.requireSharePassword,
   sharesPerAliasPerHour: deps.limits.sharesPerAliasPerHour,
+  descriptionLength: deps.limits.descriptionLength,
 });
 
 /** The bounds of one share: its total size and its number of files. */

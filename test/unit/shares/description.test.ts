@@ -49,8 +49,41 @@ describe('share descriptions', () => {
 
   it('shows images only from the share itself', () => {
     expect(renderDescription('![x](https://tracker.test/p.gif)', ctx)).toBe('<p>x</p>\n');
-    expect(renderDescription('![x](/api/v2/open/share/P/file/f)', ctx)).toContain('<img src="/api/v2/open/share/P/file/f"');
+    expect(renderDescription('![x](/api/v2/sec/share/S1/file/f1)', ctx)).toContain('<img src="/api/v2/sec/share/S1/file/f1"');
+    expect(renderDescription(`![x](${prefix}f2)`, ctx)).toContain('<img');
     expect(renderDescription('![x](javascript:alert(1))', ctx)).not.toContain('<img');
+  });
+
+  // The allow-list accepted any path below /api/v2/, so `/api/v2/../v1/cover/album?name=...` (a daemon
+  // command on every view) and other shares' files (a view of theirs spent) loaded as images.
+  it('refuses images whose resolved URL is not one of the share\'s files', () => {
+    for (const src of [
+      '/api/v2/../v1/cover/album?name=x',
+      '/api/v2/%2e%2e/v1/cover/album?name=x',
+      '/api/v2/sec/share/S1/file/%2e%2e/%2e%2e/%2e%2e/v1/booklet/album',
+      '/api/v2/open/share/OTHER/file/f1',
+      `${prefix}f1/../../S2/file/f9`,
+      `${prefix}f1?x=1`,
+      `${prefix}nope`,
+      '//evil.test/api/v2/sec/share/S1/file/f1',
+      'http://evil.test/api/v2/sec/share/S1/file/f1',
+    ]) {
+      expect(renderDescription(`![x](${src})`, ctx), src).not.toContain('<img');
+    }
+  });
+
+  // Nested sections over the files cost n^depth and ran synchronously: depth 12 over 5 files froze the server.
+  it('leaves deeply nested or explosive templates as written, fast', () => {
+    const many: DescriptionContext = { ...ctx, files: Array.from({ length: 1000 }, (_, i) => file(`f${i}`, `n${i}.jpg`)) };
+    const deep = `${'{{#files}}'.repeat(12)}x${'{{/files}}'.repeat(12)}`;
+    const wide = `{{#files}}{{#files}}${'y'.repeat(100)}{{/files}}{{/files}}`;
+    const start = performance.now();
+    expect(applyFileReferences(deep, many)).toBe(deep);
+    expect(applyFileReferences(wide, many)).toBe(wide);
+    expect(renderDescription(deep, many)).toContain('{{#files}}');
+    expect(performance.now() - start).toBeLessThan(1000);
+    // a list of the files is fine
+    expect(applyFileReferences('{{#files}}- {{name}}\n{{/files}}', many).split('\n')).toHaveLength(1001);
   });
 
   it('leaves a template that does not parse as written and has no description for null', () => {
