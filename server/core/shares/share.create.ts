@@ -76,24 +76,8 @@ export const createShare = async (
   if (!checked.ok) return checked.result;
   const id = randomId();
   const password = checked.password === null ? null : await hashPassword(checked.password);
-  await db.transaction().execute(async (trx) => {
-    const now = clock.now();
-    if (a.kind === 'alias') {
-      // an UPDATE that changes nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite
-      await trx.updateTable('aliases').set((eb) => ({ account_id: eb.ref('account_id') })).where('id', '=', a.aliasId).execute();
-      const recent = await trx
-        .selectFrom('shares')
-        .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
-        .where('alias_id', '=', a.aliasId)
-        .where('created', '>', now - HOUR)
-        .executeTakeFirstOrThrow();
-      if (Number(recent.n) >= rules.sharesPerAliasPerHour) {
-        throw new AppError('rate-limited', 'This upload link has received too many uploads in the last hour. Try again later.', {
-          retryAfterSeconds: Math.max(1, Math.ceil((Number(recent.oldest) + HOUR - now) / 1000)),
-        });
-      }
-    }
-    await trx
+  const insert = (q: Kysely<Database>, now: number) =>
+    q
       .insertInto('shares')
       .values({
         id,
@@ -107,6 +91,26 @@ export const createShare = async (
         created: now,
       })
       .execute();
+  if (a.kind === 'user') {
+    await insert(db, clock.now());
+    return okId(id, 'Share created.');
+  }
+  await db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    // an UPDATE that changes nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite
+    await trx.updateTable('aliases').set((eb) => ({ account_id: eb.ref('account_id') })).where('id', '=', a.aliasId).execute();
+    const recent = await trx
+      .selectFrom('shares')
+      .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
+      .where('alias_id', '=', a.aliasId)
+      .where('created', '>', now - HOUR)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= rules.sharesPerAliasPerHour) {
+      throw new AppError('rate-limited', 'This upload link has received too many uploads in the last hour. Try again later.', {
+        retryAfterSeconds: Math.max(1, Math.ceil((Number(recent.oldest) + HOUR - now) / 1000)),
+      });
+    }
+    await insert(trx, now);
   });
   return okId(id, 'Share created.');
 };
