@@ -1,11 +1,14 @@
 /**
  * Who may send which daemon command. Users may play, edit the queue, read
- * and edit the library and their stored playlists; whatever reaches beyond
+ * and edit the library and the stored playlists; whatever reaches beyond
  * the music (the daemon's network access, its outputs, storage, database
  * rebuilds, configuration, life and connection state, messages to other
- * clients) is for admins. A command not in the table is for admins (deny
- * by default), and so is any argument naming a URL with a scheme
+ * clients, changes to the connection's own settings such as
+ * `tagtypes clear`) is for admins. A command not in the table is for admins
+ * (deny by default), and so is any argument naming a URL with a scheme
  * (`scheme://...`, which the daemon would open) outside a search filter.
+ * Stickers (ratings, play counts) count as editing the library, which users
+ * may do, like stored playlists, which all users share.
  * Names follow https://mpd.readthedocs.io/en/latest/protocol.html.
  */
 
@@ -25,7 +28,7 @@ export type CommandClass =
   | 'library'
   /** stored playlists */
   | 'playlists'
-  /** per-connection settings that stay on the connection (tag types, ping) */
+  /** the connection itself: `ping`, listing the tag types (changing them is `admin`, see `connectionChanges`) */
   | 'connection'
   /** admins only */
   | 'admin';
@@ -72,6 +75,17 @@ export const classOf = (name: string): CommandClass => classes.get(name.toLowerC
 
 /** Every command with its class, for documentation and tests. */
 export const commandClassTable = (): ReadonlyMap<string, CommandClass> => classes;
+
+/**
+ * Commands of a user class whose sub-commands change the connection's own
+ * settings (on the HTTP path the pooled connection has to be discarded
+ * afterwards): only the sub-commands listed here, and none, stay with the
+ * command's class; any other first argument is `admin`.
+ */
+const connectionChanges: Record<string, ReadonlySet<string>> = {
+  // `tagtypes` and `tagtypes available` list; `clear`, `all`, `enable`, `disable`, `reset` change
+  tagtypes: new Set(['available']),
+};
 
 /**
  * Commands whose arguments are search filters or tag values, never opened by
@@ -144,6 +158,11 @@ export const mayRun = (line: string, admin: boolean): Permission => {
   if (cls === 'admin') {
     const known = classes.has(name) ? '' : ' (commands the gateway does not know are too)';
     return { ok: false, status: 'forbidden', message: `The command '${name}' is for admins only${known}.` };
+  }
+  const reading = connectionChanges[name];
+  const sub = tokens[1];
+  if (reading && sub !== undefined && !reading.has(sub.toLowerCase())) {
+    return { ok: false, status: 'forbidden', message: `'${name} ${sub.slice(0, 40)}' changes the connection's settings and is for admins only; '${name}' alone lists them.` };
   }
   if (!filterOnly.has(name) && tokens.slice(1).some(hasScheme)) {
     return { ok: false, status: 'forbidden', message: `Only admins may make the daemon open a URL (scheme://...), as '${name}' would; use a path in the music library.` };

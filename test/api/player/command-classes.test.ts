@@ -87,6 +87,8 @@ const adminOnly = [
   'sendmessage chan hello',
   'readmessages',
   'channels',
+  'tagtypes clear',
+  'tagtypes disable Artist',
   'partition other',
   'newpartition other',
   'delpartition other',

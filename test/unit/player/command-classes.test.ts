@@ -73,7 +73,7 @@ describe('mayRun', () => {
   const user = (line: string) => mayRun(line, false);
 
   it('lets users play, edit the queue, read the library and keep playlists', () => {
-    for (const line of ['status', 'play 1', 'setvol 50', 'add "Artist One/Blue Album"', 'load mine', 'save "x"', 'rm "x"', 'lsinfo', 'sticker get song "a.flac" rating', 'tagtypes clear']) {
+    for (const line of ['status', 'play 1', 'setvol 50', 'add "Artist One/Blue Album"', 'load mine', 'save "x"', 'rm "x"', 'lsinfo', 'sticker get song "a.flac" rating', 'tagtypes']) {
       expect(user(line), line).toEqual({ ok: true });
     }
   });
@@ -100,6 +100,19 @@ describe('mayRun', () => {
       const p = user(line);
       expect(p, line).toMatchObject({ ok: false, status: 'forbidden', message: expect.stringMatching(/admin/) });
     }
+  });
+
+  // Regression: `tagtypes clear` / `disable` / `enable` / `all` / `reset` were open
+  // to users although they change the daemon connection's own settings (on the HTTP
+  // path a pooled connection then has to be thrown away). Only listing the tag types
+  // (`tagtypes`, `tagtypes available`) is for users; changing them is for admins.
+  it('lets users list tag types but not change them', () => {
+    for (const line of ['tagtypes', 'TAGTYPES', 'tagtypes available']) expect(user(line), line).toEqual({ ok: true });
+    for (const line of ['tagtypes clear', 'tagtypes disable Artist', 'tagtypes enable Artist', 'tagtypes all', 'tagtypes reset Artist', 'tagtypes "clear"', 'tagtypes frobnicate']) {
+      expect(user(line), line).toMatchObject({ ok: false, status: 'forbidden', message: expect.stringMatching(/admin/) });
+    }
+    expect(mayRunAll(['status', 'tagtypes clear'], false)).toMatchObject({ ok: false, status: 'forbidden' });
+    expect(mayRun('tagtypes clear', true)).toEqual({ ok: true });
   });
 
   it('allows a URL inside a search filter (it is only compared, never opened)', () => {
