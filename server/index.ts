@@ -8,6 +8,7 @@ import type { CleanupReport } from './core/cleanup/cleanup.service.js';
 import { createServerEvents, type ServerEvents } from './core/events/events.js';
 import type { MailTransport } from './core/mail/mail-transport.js';
 import type { Config } from './config/types.js';
+import { limitConnectionsPerAddress } from './http/connection-limits.js';
 import { createLogger } from './logging/logger.js';
 
 export type { Config } from './config/types.js';
@@ -92,6 +93,7 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       const s = createHttpServer(httpOptions(config.limits), app.http.listener);
       // over the cap a new connection is closed at once; the timeouts reap idle ones so new clients get in
       s.maxConnections = config.limits.connections;
+      limitConnectionsPerAddress(s, config.limits.connectionsPerAddress, config.trustedProxies);
       // a connection that sends and receives nothing for this long is closed; every byte either way restarts it
       s.setTimeout(config.limits.idleTimeout);
       // the player WebSocket (`/api/v1/player[/<id>]`) shares this server

@@ -402,6 +402,7 @@ export const restserverSpec = group('service.restserver', {
       'websockets-per-user': int(4, 'Player WebSockets open at once per user (per client address for anonymous access)', { min: 1 }),
       websockets: int(32, 'Player WebSockets open at once in all; keep it below the daemon\'s `max_connections`', { min: 1 }),
       connections: int(512, 'HTTP connections open at once; more are closed at once', { min: 1 }),
+      'connections-per-address': int(64, 'HTTP connections one client address may hold at once (trusted proxies excepted); more are closed at once', { min: 1 }),
       'header-timeout': duration('20 seconds', 'Time a client has to send a request\'s headers', { min: 1 }),
       'idle-timeout': duration('60 seconds', 'A connection that sends and receives nothing for this long is closed (a slow upload that keeps sending is not)', { min: 1 }),
     },

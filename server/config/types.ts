@@ -169,6 +169,7 @@ export interface Config {
     websocketsPerUser: number;
     websockets: number;
     connections: number;
+    connectionsPerAddress: number;
     headerTimeout: number;
     idleTimeout: number;
   };

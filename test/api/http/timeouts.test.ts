@@ -18,6 +18,7 @@ import { ADMIN, startServer, type TestServer } from '../../support/server.js';
 const HEADER_TIMEOUT = 500;
 const IDLE_TIMEOUT = 1500;
 const CONNECTIONS = 20;
+const PER_ADDRESS = 8;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** ms until the server closed `c`, or -1 when it is still open after `ms` */
@@ -30,10 +31,10 @@ interface Opened {
   received(): string;
 }
 
-const openSocket = (s: TestServer): Promise<Opened> =>
+const openSocket = (s: TestServer, localAddress?: string): Promise<Opened> =>
   new Promise((resolve, reject) => {
     const u = new URL(s.url);
-    const socket = connect({ host: u.hostname, port: Number(u.port) });
+    const socket = connect({ host: u.hostname, port: Number(u.port), ...(localAddress ? { localAddress } : {}) });
     const start = Date.now();
     let text = '';
     socket.setEncoding('utf8');
@@ -65,7 +66,7 @@ describe('HTTP timeouts and the connection cap', () => {
     mpd = await startMpd();
     s = await startServer({
       config: {
-        limits: { 'header-timeout': HEADER_TIMEOUT, 'idle-timeout': IDLE_TIMEOUT, connections: CONNECTIONS },
+        limits: { 'header-timeout': HEADER_TIMEOUT, 'idle-timeout': IDLE_TIMEOUT, connections: CONNECTIONS, 'connections-per-address': PER_ADDRESS },
         ...playerConfig(mpd),
       },
     });
@@ -172,8 +173,19 @@ describe('HTTP timeouts and the connection cap', () => {
     }
   });
 
+  // One neighbour holding every place of the cap kept everyone else out until the header timeout.
+  it('lets one client address hold at most limits.connections-per-address, so others get in at once', async () => {
+    const hog = await Promise.all(Array.from({ length: CONNECTIONS }, () => openSocket(s, '127.0.0.2')));
+    const closedAtOnce = await Promise.all(hog.map((c) => closedWithin(c, 150)));
+    expect(closedAtOnce.filter((ms) => ms === -1)).toHaveLength(PER_ADDRESS);
+    expect(await freshGet(s, '/api/v2/open/info/version')).toBe(200);
+    for (const c of hog) c.socket.destroy();
+    await sleep(50);
+  });
+
   it('accepts at most limits.connections at once, and reaps idle ones so new clients get in again', async () => {
-    const idle = await Promise.all(Array.from({ length: CONNECTIONS }, () => openSocket(s)));
+    const addresses = ['127.0.0.3', '127.0.0.4', '127.0.0.5'];
+    const idle = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => openSocket(s, addresses[i % addresses.length])));
     await sleep(100);
     // over the cap the server closes a new connection at once
     expect(typeof (await freshGet(s, '/api/v2/open/info/version'))).toBe('string');

@@ -131,6 +131,7 @@ describe('defaults', () => {
       websocketsPerUser: 4,
       websockets: 32,
       connections: 512,
+      connectionsPerAddress: 64,
       headerTimeout: 20_000,
       idleTimeout: 60_000,
     });
