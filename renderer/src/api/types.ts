@@ -101,7 +101,7 @@ export interface ShareDetail {
   maxViews: number;
   password: boolean;
   descriptionRaw: string | null;
-  /** rendered and sanitised by the server: safe for v-html */
+  /** markdown with the mustache file references filled in; rendered by MarkdownView */
   description: string | null;
   created: number;
   publishInfo: SharePublish | null;

@@ -3,7 +3,7 @@ import { notFound } from '../../common/errors.js';
 import type { Database } from '../../db/schema.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
-import { renderDescription } from './share-description.js';
+import { fillDescription } from './share-description.js';
 import {
   findFilesOfShare,
   findPublishOfShare,
@@ -45,12 +45,11 @@ export const describeShare = async (
     maxViews: share.maxViews,
     password: share.passwordHash !== null,
     descriptionRaw: share.description,
-    description: renderDescription(share.description, {
+    description: fillDescription(share.description, {
       key: path.key,
       openKey: publish?.id ?? null,
       files,
       fileUrl: (f) => prefix + encodeURIComponent(f.id),
-      imagePrefix: prefix,
     }),
     created: share.created,
     publishInfo: publish ? toSharePublish(publish, now) : null,

@@ -46,6 +46,7 @@ export interface ShareDetail {
   maxViews: number;
   password: boolean;
   descriptionRaw: string | null;
+  /** markdown: `descriptionRaw` with its mustache file references filled in (the client renders it) */
   description: string | null;
   created: number;
   publishInfo: SharePublish | null;
