@@ -42,7 +42,7 @@ export const planFileResponse = (file: FileRecord, req: FileRequest, openRangeCa
   if (etag) headers['ETag'] = etag;
   if (etag && etagMatches(req.ifNoneMatch, etag)) return { status: 304, headers, body: null };
 
-  headers['Content-Type'] = file.mimetype || 'application/octet-stream';
+  headers['Content-Type'] = headerSafeType(file.mimetype);
   headers['Content-Disposition'] = contentDisposition(isInlineSafe(file.mimetype) ? 'inline' : 'attachment', file.filename || file.id);
   const range = ifRangeAllows(req.ifRange, etag, lastModified) ? parseRange(req.range, length, openRangeCap) : { kind: 'full' as const };
   if (range.kind === 'unsatisfiable') {
@@ -56,3 +56,7 @@ export const planFileResponse = (file: FileRecord, req: FileRequest, openRangeCa
   headers['Content-Length'] = String(length);
   return { status: 200, headers, body: { start: 0, end: length } };
 };
+
+/** A stored type that is no plain `type/subtype[; params]` (older rows may hold anything) is sent as bytes. */
+const headerSafeType = (type: string): string =>
+  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[\x20-\x7e]*)?$/.test(type) ? type : 'application/octet-stream';
