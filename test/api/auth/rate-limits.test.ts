@@ -21,7 +21,7 @@ const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
 describe('parallel bursts', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startServer({ config: { limits: { connections: 2000 } } });
+    s = await startServer({ config: { limits: { connections: 2000, 'connections-per-address': 2000 } } });
   });
   afterAll(() => s.stop());
 
@@ -39,7 +39,7 @@ describe('parallel bursts', () => {
   });
 
   it('300 parallel share-password guesses: at most the limit (10) are checked, the rest get 429', async () => {
-    const t = await startServer({ config: { limits: { connections: 2000 } } });
+    const t = await startServer({ config: { limits: { connections: 2000, 'connections-per-address': 2000 } } });
     try {
       const token = await t.login(ADMIN.login, ADMIN.password);
       const { id } = await shareWithFiles(t, token, [], { password: 'the-right-one', maxViews: 1000 });
