@@ -30,7 +30,7 @@ import { copyFiles } from './core/stores/copy-files.js';
 import { createStoreRegistry } from './core/stores/registry.js';
 import { openDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrations/index.js';
-import { createClientOrigin } from './http/client-origin.js';
+import { createClientOrigin, createLinks } from './http/client-origin.js';
 import { createHttpApp, type HttpApp } from './http/http-app.js';
 import { createCoverService } from './player/covers/covers.service.js';
 import { createPlayerGateway } from './player/gateway.service.js';
@@ -140,7 +140,8 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   );
   const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
-  const http = createHttpApp({ config, log, version: readVersionInfo(), origin: createClientOrigin(config.trustedProxies), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player });
+  const origin = createClientOrigin(config.trustedProxies);
+  const http = createHttpApp({ config, log, version: readVersionInfo(), origin, links: createLinks(config, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player });
   return {
     db,
     http,

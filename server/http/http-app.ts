@@ -71,7 +71,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next();
   });
   // Pages of other origins do not act with the session cookie (CSRF); refused before any body is read.
-  app.use(refuseCrossOrigin(deps.config));
+  app.use(refuseCrossOrigin(deps.links));
   app.use(cookieParser());
   app.use(express.json({ limit: '1mb' }));
 
@@ -92,7 +92,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.get('/', (_req, res) => {
     res.redirect(303, '/app');
   });
-  app.use('/app', webAppRouter(deps.config));
+  app.use('/app', webAppRouter(deps.config, deps.links));
   app.use('/custom', customRouter(deps.config.customContent));
 
   app.use((_req, _res, next) => {
@@ -101,6 +101,6 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.use(errorHandler(deps.log.child('http')));
   const fast = withPlayerFastPath(deps, app);
   // the fast path answers without express: a request to refuse goes to express, whose check answers 403
-  const listener: RequestListener = (req, res) => (isRefusedCrossOrigin(req, deps.config) ? app(req, res) : fast(req, res));
+  const listener: RequestListener = (req, res) => (isRefusedCrossOrigin(req, deps.links) ? app(req, res) : fast(req, res));
   return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), listener };
 };

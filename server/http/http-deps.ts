@@ -14,7 +14,7 @@ import type { StoreRegistry } from '../core/stores/binary-store.js';
 import type { UploadService } from '../core/uploads/upload.service.js';
 import type { CoverService } from '../player/covers/covers.service.js';
 import type { PlayerGateway } from '../player/gateway.service.js';
-import type { ClientOrigin } from './client-origin.js';
+import type { ClientOrigin, Links } from './client-origin.js';
 import type { OpenApiRouter } from './openapi.js';
 
 /** What the routes get from the composition root. */
@@ -24,6 +24,8 @@ export interface HttpDeps {
   version: VersionInfo;
   /** the client's address and the forwarding headers believed (only from `trusted-proxies`) */
   origin: ClientOrigin;
+  /** the base URL of links built for a request, and the origin it addressed */
+  links: Links;
   auth: AuthService;
   oauth: OAuthService;
   accounts: AccountService;

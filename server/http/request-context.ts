@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import type { TokenClaims } from '../core/auth/token.js';
 import type { Accessor } from '../core/shares/accessor.js';
-import { createLinks, type LinkConfig, type Links } from './client-origin.js';
 
 export const AUTH_HEADER = 'service-auth';
 export const AUTH_COOKIE = 'service_auth';
@@ -32,22 +31,6 @@ export const requestToken = (req: IncomingMessage): string | undefined => {
   const value = Array.isArray(header) ? header[0] : header;
   return value || cookieFromHeader(req.headers.cookie, AUTH_COOKIE) || undefined;
 };
-
-const links = new WeakMap<LinkConfig, Links>();
-
-/** The links of one configuration (own addresses and trusted proxies read once). */
-export const linksOf = (config: LinkConfig): Links => {
-  let l = links.get(config);
-  if (!l) links.set(config, (l = createLinks(config)));
-  return l;
-};
-
-/**
- * The external base URL for absolute links: `base-url` when it is public;
- * while it is local, the forwarded host of a trusted proxy or a `Host` that
- * names this machine on its own port, else `base-url` (client-origin.ts).
- */
-export const externalBaseUrl = (req: IncomingMessage, config: LinkConfig): string => linksOf(config).baseUrl(req);
 
 /** The authenticated caller, set by the zone middleware of `/sec` and `/admin`. */
 export const caller = (res: Response): TokenClaims => {

@@ -3,8 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import type { Config } from '../config/types.js';
-import type { LinkConfig } from './client-origin.js';
-import { linksOf } from './request-context.js';
+import type { Links } from './client-origin.js';
 
 /** The built web client: `dist/renderer` seen from the sources or from the compiled server. */
 const rendererDir = (): string | undefined =>
@@ -124,7 +123,7 @@ export const contentSecurityPolicy = (extra: PolicySources, host?: string): stri
  * in the build (scripts, styles, images) are served as they are. Every answer
  * carries the policy and `X-Frame-Options: DENY`.
  */
-export const webAppRouter = (config: LinkConfig & { webapp: Pick<Config['webapp'], 'customHead' | 'appIcon' | 'appIconDark' | 'appLogo' | 'appLogoDark'> }): Router => {
+export const webAppRouter = (config: { webapp: Pick<Config['webapp'], 'customHead' | 'appIcon' | 'appIconDark' | 'appLogo' | 'appLogoDark'> }, links: Links): Router => {
   const r = express.Router();
   const dir = rendererDir();
   const head = customHeadHtml(config.webapp.customHead);
@@ -135,7 +134,6 @@ export const webAppRouter = (config: LinkConfig & { webapp: Pick<Config['webapp'
     const source = sourceOf(url);
     if (source && !extra.img.includes(source)) extra.img.push(source);
   }
-  const links = linksOf(config);
   r.use((req, res, next) => {
     const own = links.requestOrigin(req);
     res.setHeader('Content-Security-Policy', contentSecurityPolicy(extra, own ? new URL(own).host : undefined));

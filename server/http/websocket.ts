@@ -170,7 +170,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
-    const foreignCookie = crossOriginWithCookie(req, deps.config);
+    const foreignCookie = crossOriginWithCookie(req, deps.links);
     if (status === 403 || (!open && foreignCookie)) {
       refuse(socket, 403, { success: false, message: 'Access denied.' });
       return;

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { forbidden, unauthenticated } from '../common/errors.js';
 import type { AuthService } from '../core/auth/auth.service.js';
-import type { LinkConfig } from './client-origin.js';
-import { AUTH_COOKIE, AUTH_HEADER, cookieFromHeader, linksOf, requestToken } from './request-context.js';
+import type { Links } from './client-origin.js';
+import { AUTH_COOKIE, AUTH_HEADER, cookieFromHeader, requestToken } from './request-context.js';
 
 /** `/sec` and `/admin`: a valid token of an active account (401 otherwise). Sets `res.locals.caller`. */
 export const requireUser =
@@ -45,12 +45,12 @@ const originOf = (value: string): string | undefined => {
  * scheme). Without either header the client is no browser, or the request is
  * a same-origin GET; the approach of Go's `http.CrossOriginProtection`.
  */
-const fromOtherOrigin = (req: IncomingMessage, config: LinkConfig): boolean => {
+const fromOtherOrigin = (req: IncomingMessage, links: Links): boolean => {
   const site = single(req.headers['sec-fetch-site'])?.trim().toLowerCase();
   if (site) return site !== 'same-origin' && site !== 'none';
   const origin = single(req.headers.origin);
   if (!origin) return false;
-  const own = linksOf(config).requestOrigin(req);
+  const own = links.requestOrigin(req);
   return own === undefined || originOf(origin) !== own;
 };
 
@@ -61,11 +61,11 @@ const fromOtherOrigin = (req: IncomingMessage, config: LinkConfig): boolean => {
  * and comes from another origin. A `Service-Auth` header is proof enough: a
  * page cannot send it to another origin without CORS, which Pier never grants.
  */
-export const crossOriginWithCookie = (req: IncomingMessage, config: LinkConfig): boolean => cookieOnly(req) && fromOtherOrigin(req, config);
+export const crossOriginWithCookie = (req: IncomingMessage, links: Links): boolean => cookieOnly(req) && fromOtherOrigin(req, links);
 
 /** True for an unsafe request (POST, PUT, PATCH, DELETE) that `crossOriginWithCookie` describes. */
-export const isRefusedCrossOrigin = (req: IncomingMessage, config: LinkConfig): boolean =>
-  UNSAFE.has(req.method ?? '') && crossOriginWithCookie(req, config);
+export const isRefusedCrossOrigin = (req: IncomingMessage, links: Links): boolean =>
+  UNSAFE.has(req.method ?? '') && crossOriginWithCookie(req, links);
 
 /**
  * Every route: an unsafe request that authenticates with the cookie alone
@@ -75,9 +75,9 @@ export const isRefusedCrossOrigin = (req: IncomingMessage, config: LinkConfig): 
  * cookie but no token header has nothing else that proves its origin.
  */
 export const refuseCrossOrigin =
-  (config: LinkConfig): RequestHandler =>
+  (links: Links): RequestHandler =>
   (req, _res, next) => {
-    if (isRefusedCrossOrigin(req, config)) {
+    if (isRefusedCrossOrigin(req, links)) {
       throw forbidden('A page of another origin may not use the session cookie; send the token in the Service-Auth header.');
     }
     next();

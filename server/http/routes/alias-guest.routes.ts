@@ -9,7 +9,6 @@ import { unauthenticated } from '../../common/errors.js';
 import { isIdent } from '../../common/ids.js';
 import type { AliasService, GuestAccessor } from '../../core/aliases/alias.service.js';
 import type { RouteModule } from '../http-deps.js';
-import { externalBaseUrl } from '../request-context.js';
 import { uploadRoutesFor } from './uploads.routes.js';
 
 export const ALIAS_HEADER = 'service-alias';
@@ -39,8 +38,7 @@ export const aliasGuestRoutes: RouteModule = (api, deps) => {
   uploads(api, deps);
 
   api.route('post', '/api/v2/alias/mail/notify/{shareId}', async (req, res) => {
-    const { config } = deps;
-    const baseUrl = externalBaseUrl(req, config);
+    const baseUrl = deps.links.baseUrl(req);
     res.json(await deps.guestUploads.notify(guestAccessor(res), String(req.params['shareId']), baseUrl));
   });
 };

@@ -5,7 +5,6 @@ import type { RouteModule } from '../http-deps.js';
 import {
   caller,
   clearAuthCookie,
-  externalBaseUrl,
   query,
   setAuthCookie,
 } from '../request-context.js';
@@ -15,8 +14,8 @@ interface UserPass {
   password: string;
 }
 
-export const authRoutes: RouteModule = (api, { config, auth, oauth, origin }) => {
-  const base = (req: Request) => externalBaseUrl(req, config);
+export const authRoutes: RouteModule = (api, { config, auth, oauth, origin, links }) => {
+  const base = (req: Request) => links.baseUrl(req);
   const secure = (req: Request) => base(req).startsWith('https:');
   const answer = (req: Request, res: Response, result: AuthResult) => {
     if (result.success && result.token) setAuthCookie(res, result.token, result.validMs, secure(req));

@@ -1,14 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { PublicAccess } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
-import { externalBaseUrl, userAccessor } from '../request-context.js';
+import { userAccessor } from '../request-context.js';
 import { publicCredentials, setShareCookie } from './open-shares.context.js';
 import { fileSelection, sendFile, sendZip, setFileSecurityHeaders } from './downloads.send.js';
 
 const param = (req: Request, name: string): string => String(req.params[name]);
 
 /** File and ZIP downloads: the owner's below `/sec/share/{id}`, the public ones below `/open/share/{pid}`. */
-export const downloadRoutes: RouteModule = (api, { shares, downloads, config, log, origin, auth }) => {
+export const downloadRoutes: RouteModule = (api, { shares, downloads, config, log, origin, auth, links }) => {
   const chunk = config.fileDownload.downloadChunkSize;
   const dlog = log.child('downloads');
   const secured: RequestHandler = (_req, res, next) => {
@@ -37,7 +37,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
   const openBytes = async (req: Request, res: Response): Promise<PublicAccess> => {
     const pid = param(req, 'pid');
     const access = await shares.openBytes(pid, await publicCredentials(req, origin, auth));
-    if (access.cookie) setShareCookie(res, pid, access.cookie, externalBaseUrl(req, config).startsWith('https:'));
+    if (access.cookie) setShareCookie(res, pid, access.cookie, links.baseUrl(req).startsWith('https:'));
     return access;
   };
 

@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import type { SimpleMail } from '../../core/mail/mail.service.js';
 import type { RouteModule } from '../http-deps.js';
-import { caller, externalBaseUrl } from '../request-context.js';
+import { caller } from '../request-context.js';
 
 /** `/sec/mail`: rendered templates for the web client's mail dialog, and sending. */
-export const mailRoutes: RouteModule = (api, { mail, config }) => {
-  const baseUrl = (req: Request) => externalBaseUrl(req, config);
+export const mailRoutes: RouteModule = (api, { mail, links }) => {
+  const baseUrl = (req: Request) => links.baseUrl(req);
 
   api.route('get', '/api/v2/sec/mail/template/share/{id}', async (req, res) => {
     res.json(await mail.shareTemplate(caller(res), String(req.params['id']), baseUrl(req)));

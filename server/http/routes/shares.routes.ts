@@ -1,12 +1,12 @@
 import type { Request } from 'express';
 import type { RouteModule } from '../http-deps.js';
-import { externalBaseUrl, query, userAccessor } from '../request-context.js';
+import { query, userAccessor } from '../request-context.js';
 
 const id = (req: Request): string => String(req.params['id']);
 const value = <T>(req: Request): T => (req.body as { value: T }).value;
 
 /** The owner's share routes below `/api/v2/sec/share` (search, detail, changes, publishing, deletion). */
-export const shareRoutes: RouteModule = (api, { shares, config }) => {
+export const shareRoutes: RouteModule = (api, { shares, config, links }) => {
   api.route('get', '/api/v2/sec/share/search', async (_req, res) => {
     const q = query(res);
     const items = await shares.search(
@@ -19,7 +19,7 @@ export const shareRoutes: RouteModule = (api, { shares, config }) => {
   });
 
   api.route('get', '/api/v2/sec/share/{id}', async (req, res) => {
-    res.json(await shares.detail(userAccessor(res), id(req), externalBaseUrl(req, config)));
+    res.json(await shares.detail(userAccessor(res), id(req), links.baseUrl(req)));
   });
 
   api.route('delete', '/api/v2/sec/share/{id}', async (req, res) => {

@@ -6,7 +6,7 @@
 import type { Request, Response } from 'express';
 import type { ShareProperties } from '../../core/shares/share.create.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
-import { externalBaseUrl, userAccessor } from '../request-context.js';
+import { userAccessor } from '../request-context.js';
 import { DatabaseLocker } from '../tus/database-locker.js';
 import { createTusHandler, type AccessorResolver } from '../tus/tus-handler.js';
 
@@ -38,7 +38,7 @@ const lockerFor = (uploads: HttpDeps['uploads']): DatabaseLocker => {
 export const uploadRoutesFor =
   (mount: UploadMount): RouteModule =>
   (api, deps) => {
-    const { uploads, config } = deps;
+    const { uploads, links } = deps;
     const p = mount.prefix;
     const accessor = (req: Request, res: Response) => Promise.resolve(mount.accessor(req, res));
 
@@ -55,7 +55,7 @@ export const uploadRoutesFor =
     const tus = createTusHandler({
       prefix: p,
       accessor: mount.accessor,
-      baseUrl: (req) => externalBaseUrl(req, config),
+      baseUrl: (req) => links.baseUrl(req),
       uploads: uploads.tus,
       locker: lockerFor(uploads),
       log: deps.log.child('tus'),
