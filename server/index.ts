@@ -49,8 +49,29 @@ export interface PierServer {
   hostToken(account: { id: string; login: string }): Promise<string>;
 }
 
+/**
+ * The login modules besides `internal` that let someone in without an
+ * account made here: with any of them the operator has their own way to the
+ * admin, and a generated `admin` would only stand in its way.
+ */
+const otherSignIns = (auth: Config['backend']['auth']): string[] => [
+  ...(auth.fixed.enabled ? [`fixed (user '${auth.fixed.user}')`] : []),
+  ...(auth.proxy.enabled ? ['proxy'] : []),
+  ...Object.entries(auth.oauth)
+    .filter(([, p]) => p.enabled)
+    .map(([id]) => `oauth.${id}`),
+  ...(auth.http.enabled ? ['http'] : []),
+  ...(auth.httpBasic.enabled ? ['http-basic'] : []),
+  ...(auth.command.enabled ? ['command'] : []),
+];
+
 const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmin, log: Logger): Promise<void> => {
   if (initial.kind === 'none' || !config.backend.auth.internal.enabled) return;
+  const others = otherSignIns(config.backend.auth);
+  if (initial.kind === 'generate' && others.length > 0) {
+    log.info(`No admin account is generated: sign in through ${others.join(', ')}`);
+    return;
+  }
   const login = initial.kind === 'given' ? initial.login : 'admin';
   const password = initial.kind === 'given' ? initial.password : randomBytes(12).toString('base64url');
   if (await app.accounts.createInitialAdmin(login, password)) {

@@ -100,10 +100,11 @@ export const searchAccounts = async (db: Db, q: string, limit: number): Promise<
 export const updateAccount = async (
   db: Db,
   id: string,
-  changes: Partial<{ state: string; admin: boolean; email: string | null; passwordHash: string; endSessions: boolean }>,
+  changes: Partial<{ state: string; source: string; admin: boolean; email: string | null; passwordHash: string; endSessions: boolean }>,
 ): Promise<number> => {
   const values: Partial<Omit<AccountRow, 'session_gen'>> = {};
   if (changes.state !== undefined) values.state = changes.state;
+  if (changes.source !== undefined) values.source = changes.source;
   if (changes.admin !== undefined) values.admin = fromBool(changes.admin);
   if (changes.email !== undefined) values.email = changes.email;
   if (changes.passwordHash !== undefined) values.password = changes.passwordHash;

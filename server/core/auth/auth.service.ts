@@ -10,6 +10,7 @@ import {
   findSessionAccount,
   insertAccount,
   recordLogin,
+  updateAccount,
 } from '../accounts/account.repository.js';
 import type { Account } from '../accounts/account.types.js';
 import { loginFailed, type AuthResult } from './auth.types.js';
@@ -94,10 +95,20 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
     source: string,
     admin: boolean,
     email: string | null,
+    ownsLogin = false,
   ): Promise<Account | undefined> => {
     const existing = await findAccountByLogin(db, login);
     if (existing) {
       if (existing.source === source) return existing;
+      if (ownsLogin && existing.source === 'intern') {
+        // its own password stops working and its sessions end, like a password change
+        await updateAccount(db, existing.id, { source, admin, endSessions: true });
+        log.warn(`The configured fixed login '${login}' takes over the internal account of that name; its own password no longer works`, {
+          login,
+          source,
+        });
+        return findAccountByLogin(db, login);
+      }
       log.warn('Login refused: the account belongs to another login source', { login, source, existing: existing.source });
       return undefined;
     }
@@ -128,7 +139,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
       const outcome = await m.check(login, password);
       if (outcome.kind === 'pass') continue;
       if (outcome.kind === 'fail') return { decided: true };
-      const account = await ensureAccount(outcome.login, outcome.source, outcome.admin, null);
+      const account = await ensureAccount(outcome.login, outcome.source, outcome.admin, null, outcome.ownsLogin);
       log.debug('Login module accepted the credentials', { login, module: m.name });
       return { decided: true, ...(account?.state === 'Active' ? { account } : {}) };
     }

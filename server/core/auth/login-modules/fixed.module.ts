@@ -7,6 +7,7 @@ import { external, failed, pass, type LoginModule } from './login-module.js';
  * password is compared through an scrypt hash of the configured one (made
  * once), so a wrong password for this user costs what it costs for any
  * other account, and timing does not single out the configured login.
+ * The configured user wins over an internal account of the same name.
  */
 export const fixedModule = (cfg: { user: string; password: string; order: number }): LoginModule => {
   let stored: Promise<string> | undefined;
@@ -16,7 +17,7 @@ export const fixedModule = (cfg: { user: string; password: string; order: number
     async check(login, password) {
       if (login !== cfg.user.toLowerCase()) return pass;
       stored ??= hashPassword(cfg.password);
-      return (await verifyPassword(password, await stored)) ? external(login, true) : failed;
+      return (await verifyPassword(password, await stored)) ? { ...external(login, true), ownsLogin: true } : failed;
     },
   };
 };

@@ -20,6 +20,7 @@ export const buildLoginModules = (
   if (auth.http.enabled) modules.push(httpModule(auth.http, log.child('http')));
   if (auth.httpBasic.enabled) modules.push(httpBasicModule(auth.httpBasic, log.child('http-basic')));
   if (auth.command.enabled) modules.push(commandModule(auth.command, log.child('command')));
-  if (auth.internal.enabled) modules.push(internalModule(db, auth.internal.order));
+  const ownedElsewhere = auth.fixed.enabled ? [auth.fixed.user.toLowerCase()] : [];
+  if (auth.internal.enabled) modules.push(internalModule(db, auth.internal.order, ownedElsewhere));
   return modules.sort((a, b) => a.order - b.order);
 };

@@ -10,7 +10,18 @@ export type LoginOutcome =
    * The credentials are good. `source` is the account source used when the
    * account has to be created (`intern` accounts are never created here).
    */
-  | { kind: 'success'; login: string; source: string; admin: boolean };
+  | {
+      kind: 'success';
+      login: string;
+      source: string;
+      admin: boolean;
+      /**
+       * The module is configured for exactly this login and takes over an
+       * internal account of the same name (the `fixed` admin over an admin
+       * account generated before it was configured).
+       */
+      ownsLogin?: boolean;
+    };
 
 export interface LoginModule {
   readonly name: string;
