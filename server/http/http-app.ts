@@ -73,7 +73,6 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   // Pages of other origins do not act with the session cookie (CSRF); refused before any body is read.
   app.use(refuseCrossOrigin(deps.links));
   app.use(cookieParser());
-  app.use(express.json({ limit: '1mb' }));
 
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));

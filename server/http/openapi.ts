@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { parse as parseYaml } from 'yaml';
 import { badRequest } from '../common/errors.js';
 
@@ -59,6 +59,13 @@ const describe = (where: string, e: ErrorObject): { field: string; message: stri
 };
 
 /**
+ * A route that takes JSON reads its body as JSON whatever the `Content-Type`
+ * says (`curl -d '{...}'` sends `application/x-www-form-urlencoded`). Pages
+ * of other origins are kept out by the origin check, not by the type.
+ */
+const jsonWhateverItsType = express.json({ limit: '1mb', type: () => true });
+
+/**
  * Registers routes that the OpenAPI file describes, and validates each
  * request's body, query and path parameters against it before the handler
  * runs (400 naming the field). Registering a route that the file does not
@@ -66,22 +73,24 @@ const describe = (where: string, e: ErrorObject): { field: string; message: stri
  */
 export class OpenApiRouter {
   readonly registered = new Set<string>();
-  private readonly ajv: Ajv;
+  private readonly bodyAjv: Ajv;
   private readonly coercingAjv: Ajv;
 
   constructor(
     private readonly doc: OpenApiDocument,
     private readonly router: Router,
   ) {
-    const make = (coerceTypes: boolean): Ajv => {
-      const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes });
+    const make = (options: { coerceTypes?: boolean; removeAdditional?: boolean }): Ajv => {
+      const ajv = new Ajv({ strict: false, allErrors: false, ...options });
       addFormats(ajv);
       ajv.addFormat('int64', true);
       ajv.addSchema(doc as unknown as object, 'openapi');
       return ajv;
     };
-    this.ajv = make(false);
-    this.coercingAjv = make(true);
+    // A tolerant reader: fields a body schema does not name are dropped, so a
+    // handler never sees them (`admin: true` in a sign-up is simply not read).
+    this.bodyAjv = make({ removeAdditional: true });
+    this.coercingAjv = make({ coerceTypes: true });
   }
 
   route(method: HttpMethod, path: string, ...handlers: RequestHandler[]): void {
@@ -91,7 +100,8 @@ export class OpenApiRouter {
     this.registered.add(`${method} ${path}`);
     const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => this.deref(p));
     const validate = this.validator(op, params);
-    this.router[method](toExpressPath(path), validate, ...handlers);
+    const readJson = op.requestBody?.content?.['application/json'] ? [jsonWhateverItsType] : [];
+    this.router[method](toExpressPath(path), ...readJson, validate, ...handlers);
   }
 
   private deref(p: Parameter): Parameter {
@@ -108,7 +118,7 @@ export class OpenApiRouter {
 
   private validator(op: Operation, params: Parameter[]): RequestHandler {
     const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-    const body = bodySchema && this.compileRef(this.ajv, bodySchema);
+    const body = bodySchema && this.compileRef(this.bodyAjv, bodySchema);
     const bodyRequired = op.requestBody?.required === true;
     const group = (where: 'query' | 'path') => {
       const list = params.filter((p) => p.in === where);

@@ -19,7 +19,7 @@ import type { BinaryStore } from '../stores/binary-store.js';
 import { finishFile } from './completion.js';
 import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
-import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, type UploadFile } from './file.repository.js';
+import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, shareSize, type UploadFile } from './file.repository.js';
 import { reserveNewFile } from './quota.js';
 import { shareBounds, type UploadDeps } from './upload.deps.js';
 
@@ -45,6 +45,8 @@ export interface TusUploads {
    * `Tus-Max-Size`) when the share lacks room.
    */
   create(a: Accessor, shareId: string, info: TusFileInfo): Promise<void>;
+  /** The bytes the share still takes (`max-size` less what its files hold or reserved), at least 0. */
+  room(shareId: string): Promise<number>;
   /** Declared length and stored offset, or undefined when the share holds no file `id`. */
   state(shareId: string, id: string): Promise<{ length: number; offset: number } | undefined>;
   /** Appends at `offset`; resolves with the new offset; `not-found` when the share holds no file `id`. */
@@ -145,6 +147,10 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         const empty = createHash('sha256').digest('hex');
         await finishFile(deps, store, { id: info.id, fileId, location, filename, mimetype }, 0, empty);
       }
+    },
+
+    async room(shareId) {
+      return Math.max(0, shareBounds(deps).maxSize - (await shareSize(db, shareId)));
     },
 
     async state(shareId, id) {

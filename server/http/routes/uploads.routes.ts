@@ -64,6 +64,7 @@ export const uploadRoutesFor =
     api.route('post', `${p}/{id}/files/tus`, tus);
     api.route('head', `${p}/{id}/files/tus/{fid}`, tus);
     api.route('patch', `${p}/{id}/files/tus/{fid}`, tus);
+    api.route('post', `${p}/{id}/files/tus/{fid}`, tus);
     api.route('delete', `${p}/{id}/files/tus/{fid}`, tus);
   };
 

@@ -6,7 +6,9 @@
  * accessor, checks that the share (and the file) is accessible (404
  * otherwise, on every tus request) and maps Pier's headers onto tus':
  * `Service-File-Length` → `Upload-Length`; a missing `Tus-Resumable` is
- * taken as 1.0.0 (curl clients of Sharry never sent it). Errors of the core
+ * taken as 1.0.0 (curl clients of Sharry never sent it); a POST to an
+ * upload appends like PATCH (`X-HTTP-Method-Override: PATCH`, or a plain
+ * POST); OPTIONS and HEAD announce the share's room as `Tus-Max-Size`. Errors of the core
  * (`AppError`) get the status of `error-mapping.ts` and their headers
  * (`Tus-Max-Size`), with the message as text body.
  *
@@ -149,14 +151,14 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
    * for the upload ends the older one), the content type, `Upload-Offset`
    * equal to the stored offset (409), nothing beyond the declared length (413).
    */
-  const patch = async (req: IncomingMessage, res: ServerResponse, shareId: string, fid: string): Promise<void> => {
+  const patch = async (req: IncomingMessage, res: ServerResponse, shareId: string, fid: string, plainPost: boolean): Promise<void> => {
     const text = (status: number, body: string, headers: Record<string, string> = {}) => {
       if (!res.headersSent) res.writeHead(status, { 'Tus-Resumable': '1.0.0', 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(body);
     };
-    if (req.headers['content-type'] !== 'application/offset+octet-stream') {
+    if (!plainPost && req.headers['content-type'] !== 'application/offset+octet-stream') {
       return text(415, 'Content-Type must be application/offset+octet-stream.\n');
     }
-    const offsetHeader = req.headers['upload-offset'];
+    const offsetHeader = req.headers['upload-offset'] ?? (plainPost ? '0' : undefined);
     if (typeof offsetHeader !== 'string' || !/^\d{1,15}$/.test(offsetHeader)) return text(400, 'Upload-Offset must be a non-negative integer.\n');
     const offset = Number(offsetHeader);
     const stop = new AbortController();
@@ -194,12 +196,20 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     const fid = req.params['fid'] === undefined ? undefined : String(req.params['fid']);
     await mount.uploads.requireAccess(accessor, shareId, fid);
     if (!req.headers['tus-resumable']) setHeader(req, 'Tus-Resumable', '1.0.0');
-    if (req.method === 'POST') {
+    const override = req.headers['x-http-method-override'];
+    if (override !== undefined && !(req.method === 'POST' && fid !== undefined && String(override).toUpperCase() === 'PATCH')) {
+      throw badRequest('X-HTTP-Method-Override', 'X-HTTP-Method-Override is understood only as PATCH, on a POST to an upload.');
+    }
+    if (req.method === 'POST' && fid === undefined) {
       refuseUnofferedExtensions(req);
       const serviceLength = req.headers['service-file-length'];
       if (req.headers['upload-length'] === undefined && typeof serviceLength === 'string') setHeader(req, 'Upload-Length', serviceLength.trim());
     }
-    if (req.method === 'PATCH' && fid !== undefined) return patch(req, res, shareId, fid);
+    // A POST to an upload appends like PATCH: with the override header under PATCH's rules, without it
+    // (plain scripts) whatever its content type and from offset 0 when Upload-Offset is missing.
+    if ((req.method === 'PATCH' || req.method === 'POST') && fid !== undefined) return patch(req, res, shareId, fid, req.method === 'POST' && override === undefined);
+    // the most a new upload may hold now, announced before a client starts
+    if (req.method === 'OPTIONS' || req.method === 'HEAD') res.setHeader('Tus-Max-Size', String(await mount.uploads.room(shareId)));
     contexts.set(req, { accessor, shareId, fileId: fid, endpoint: `${mount.baseUrl(req)}${mount.prefix}/${shareId}/files/tus` });
     await server.handle(req, res);
   };

@@ -49,7 +49,6 @@ describe('login, session renewal, logout', () => {
       [undefined, '{"account": "admin", ', /not valid JSON/],
       [{ account: 'admin' }, undefined, /password/],
       [{ account: 5, password: 'x' }, undefined, /account/],
-      [{ account: 'admin', password: 'x', extra: 1 }, undefined, /extra/],
       [{ account: 'a'.repeat(100_000), password: 'x' }, undefined, /account/],
       [[1, 2], undefined, /body/],
     ];

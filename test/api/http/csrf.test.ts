@@ -84,6 +84,26 @@ describe('cross-origin requests with the session cookie', () => {
     expect((await s.request('POST', '/api/v2/sec/auth/logout', undefined, { headers: same })).status).toBe(200);
   });
 
+  it('refuses a JSON body that a form of another origin posts as text/plain or urlencoded, and reads it from the own origin', async () => {
+    const before = await shareCount();
+    const raw = JSON.stringify({ validity: DAY, maxViews: 3 });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const cross = await s.request('POST', '/api/v2/sec/upload/new', undefined, {
+        raw,
+        headers: { Cookie: cookie, 'Content-Type': type, Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+        unchecked: true,
+      });
+      expect(cross.status, type).toBe(403);
+    }
+    expect(await shareCount()).toBe(before);
+    const same = await s.request('POST', '/api/v2/sec/upload/new', undefined, {
+      raw,
+      headers: { Cookie: cookie, 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(same.body).toMatchObject({ success: true });
+    expect(await shareCount()).toBe(before + 1);
+  });
+
   it('refuses player commands from another origin, on the fast path and on express', async () => {
     for (const body of [{ command: 'status' }, { command: 'status', extra: 1 }]) {
       const cross = await s.request('POST', '/api/v1/player', body, { headers: { Cookie: cookie, Origin: 'http://127.0.0.1:1234' }, unchecked: true });
