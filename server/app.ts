@@ -66,7 +66,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
       chunkSize: config.backend.share.chunkSize,
       log: storeLog,
     });
-    // before serving, as the seed says
+    // before serving; a store that is not reachable stops the copy, not the start
     await copyFiles(stores, db.db, config.backend.files.copyFiles, storeLog.child('copy-files'));
   } catch (e) {
     await db.close();
@@ -92,9 +92,10 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
   const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts') });
   const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup });
-  // what multipart requests of a killed server left behind goes before anyone sees it
+  // what multipart requests of a killed server left behind goes before anyone sees it;
+  // with a store not reachable, the cleanup job's periodic recovery finishes the job
   const pending = createPendingUploads({ db: db.db, stores, clock, log: log.child('uploads') });
-  await pending.recoverAbandoned();
+  await pending.recoverAbandoned().catch((e: unknown) => log.child('uploads').warn('Could not remove interrupted uploads yet', { error: String(e) }));
   const cleanup = createCleanupJob({
     db: db.db,
     stores,

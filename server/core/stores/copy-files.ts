@@ -16,12 +16,16 @@
  * - An existing complete copy in a target that derives its location from the
  *   file id (database, S3) is not copied again, only recorded ("existed").
  * - "missing": `file_meta` declares bytes but the source has none.
+ * - A store that is not reachable (at start-up or during the run) stops the
+ *   copy instead of failing every remaining file: Pier starts without it,
+ *   and the next start copies what is left.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../common/log.js';
 import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
 import type { BinaryStore, NameHint, StoreRegistry } from './binary-store.js';
+import { isStoreUnavailable } from './retrying.store.js';
 
 export interface CopyCounts {
   copied: number;
@@ -119,14 +123,19 @@ export const copyFiles = async (
   log.info('Copying files between stores', { source: source.id, target: target.id, parallel: cfg.parallel });
   const counts: CopyCounts = { copied: 0, existed: 0, missing: 0, failed: 0 };
   const rows = metaRows(db, source.id);
+  let unreachable: string | undefined;
   const worker = async (): Promise<void> => {
-    for (;;) {
+    while (unreachable === undefined) {
       const next = await rows.next();
       if (next.done) return;
       const meta = next.value;
       try {
         counts[await copyOne(db, source, target, meta)] += 1;
       } catch (e) {
+        if (isStoreUnavailable(e)) {
+          unreachable ??= e instanceof Error ? e.message : String(e);
+          return;
+        }
         counts.failed += 1;
         log.warn('copy-files: a file could not be copied', {
           fileId: meta.file_id,
@@ -136,6 +145,10 @@ export const copyFiles = async (
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, cfg.parallel) }, worker));
+  if (unreachable !== undefined) {
+    log.warn('Copying files between stores stopped: a store is not reachable; the next start copies the rest', { source: source.id, target: target.id, error: unreachable, ...counts });
+    return counts;
+  }
   log.info('Copying files between stores finished', { source: source.id, target: target.id, ...counts });
   return counts;
 };

@@ -47,19 +47,25 @@ const chunkKey = (fileId: string, nr: number): string => `${fileId}/${String(nr)
 const status = (e: unknown): number | undefined =>
   e instanceof S3ServiceException ? e.$metadata.httpStatusCode : undefined;
 
+/** How long the start-up check may take: a silent endpoint must not hold up the start. */
+const CHECK_TIMEOUT_MS = 15_000;
+
 const ensureBucket = async (client: S3Client, bucket: string, log: Logger): Promise<void> => {
+  const abortSignal = AbortSignal.timeout(CHECK_TIMEOUT_MS);
+  const timedOut = (e: unknown): unknown =>
+    abortSignal.aborted ? Object.assign(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`, { cause: e }), { code: 'ETIMEDOUT' }) : e;
   try {
-    await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal });
     return;
   } catch (e) {
-    if (status(e) !== 404) throw e;
+    if (status(e) !== 404) throw timedOut(e);
   }
   try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    await client.send(new CreateBucketCommand({ Bucket: bucket }), { abortSignal });
     log.info('Created the S3 bucket', { bucket });
   } catch (e) {
     // another node created it in the meantime
-    if (!(e instanceof S3ServiceException && /BucketAlready/.test(e.name))) throw e;
+    if (!(e instanceof S3ServiceException && /BucketAlready/.test(e.name))) throw timedOut(e);
   }
 };
 
@@ -73,6 +79,9 @@ export const createS3Store = async (opts: S3StoreOptions): Promise<BinaryStore> 
     // Only what S3 requires: many S3-compatible servers reject the newer default checksums.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // An endpoint that does not connect or never answers fails the request instead of holding it
+    // (and a start-up copy) forever; the time limit ends with the answer's headers, not its body.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000, throwOnRequestTimeout: true },
     ...(opts.accessKey === '' ? {} : { credentials: { accessKeyId: opts.accessKey, secretAccessKey: opts.secretKey } }),
   });
   try {
