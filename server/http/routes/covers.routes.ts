@@ -30,13 +30,17 @@ export const coverPathRewrite: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The largest thumbnail edge made on request. */
+const MAX_THUMBNAIL_SIZE = 4096;
+
 const sizeParam = (req: Request): number | undefined => {
   const raw = req.query['size'];
   const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 4096) throw badRequest('size', "'size' must be an integer from 0 to 4096.");
-  return n === 0 ? undefined : n;
+  if (!Number.isInteger(n) || n < 0) throw badRequest('size', "'size' must be a whole number of pixels.");
+  // only a cover larger than `size` is resized: above the largest thumbnail made, every cover is the original
+  return n === 0 || n > MAX_THUMBNAIL_SIZE ? undefined : n;
 };
 
 /** A value that goes into a daemon command: a line break, CR or NUL would end it and start another (400). */

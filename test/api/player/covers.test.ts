@@ -124,6 +124,15 @@ describe('covers, booklets and custom content', () => {
     const original = await get('/api/v1/cover/album?name=Big%20Album&size=');
     expect(await size(original.body)).toEqual([2000, 1500]);
     expect((await get('/api/v1/cover/album?name=Big%20Album&size=abc')).status).toBe(400);
+    expect((await get('/api/v1/cover/album?name=Big%20Album&size=-5')).status).toBe(400);
+  });
+
+  it('serves the original for a size above the thumbnail limit, as for any cover not larger than the size', async () => {
+    for (const n of ['4097', '10000', '99999999999999999999']) {
+      const res = await get(`/api/v1/cover/album?name=Big%20Album&size=${n}`);
+      expect(res.status, n).toBe(200);
+      expect(await size(res.body), n).toEqual([2000, 1500]);
+    }
   });
 
   it('serves booklets, 404 when there is none', async () => {
