@@ -50,9 +50,11 @@ const walk = (spec: Spec, segs: string[], section: Section, sections: Section[])
       return;
     }
     case 'object-list': {
-      section.rows.push(row(`\`${key}\``, 'list of objects', 'see below', spec.doc));
-      walk(spec.entry, [...segs, '<n>'], section, sections);
-      section.notes.push(`Default of \`${key}\` (a configured list replaces it):\n\n\`\`\`hocon\n${key} = ${hocon(evalDefault(spec.default, docCtx), '')}\n\`\`\`\n`);
+      section.rows.push(row(`\`${key}\``, 'named entries or a list', 'see below', spec.doc));
+      walk(spec.entry, [...segs, '<id>'], section, sections);
+      section.notes.push(
+        `Predefined entries of \`${key}\` (named entries of a file or the environment are merged into them by id; a list, \`[{...}, ...]\`, replaces them):\n\n\`\`\`hocon\n${key} ${hocon(evalDefault(spec.default, docCtx), '')}\n\`\`\`\n`,
+      );
       return;
     }
     default: {
@@ -84,7 +86,9 @@ const anchor = (title: string): string =>
     .replace(/[^a-z0-9 -]/g, '')
     .replace(/ /g, '-');
 
-const typeName = (spec: LeafSpec): string => {
+const typeName = (spec: LeafSpec): string => (spec.optional ? `${kindName(spec)}, optional` : kindName(spec));
+
+const kindName = (spec: LeafSpec): string => {
   switch (spec.kind) {
     case 'int':
       return spec.min !== undefined && spec.max !== undefined ? `integer ${spec.min}–${spec.max}` : spec.min !== undefined ? `integer ≥ ${spec.min}` : 'integer';

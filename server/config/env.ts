@@ -2,15 +2,19 @@
  * The mechanical environment override: `SERVICE_` + the key path below
  * `service.restserver`, `.` and `-` replaced by `_`, upper-cased. A value from
  * the environment replaces the file's value. Maps and lists of objects can be
- * given whole as JSON; entries of a map are reachable when the defaults or the
- * file define them (`SERVICE_BACKEND_FILES_STORES_DATABASE_ENABLED`).
+ * given whole as JSON; named entries are reachable when the defaults or the
+ * file define them (`SERVICE_BACKEND_FILES_STORES_DATABASE_ENABLED`), entries
+ * of a configured list by index. `SERVICE_CONFIG_FILE` names the file itself.
  */
-import { cloneRaw, envName, isObject } from './paths.js';
+import { envName, isObject } from './paths.js';
 import type { Issues } from './resolve.js';
 import { evalDefault, type DefaultContext, type Raw, type RawObject, type Spec } from './spec-kit.js';
 import { closest } from './suggest.js';
 
 export type Env = Record<string, string | undefined>;
+
+/** The variable naming the configuration file when the caller gives none. */
+export const CONFIG_FILE_VAR = 'SERVICE_CONFIG_FILE';
 
 interface Walk {
   env: Env;
@@ -26,7 +30,7 @@ interface Walk {
  * directory are looked up with `ctx`. Unused `SERVICE_*` variables are warned about.
  */
 export const applyEnv = (spec: Spec, tree: RawObject, env: Env, ctx: DefaultContext, issues: Issues): void => {
-  const w: Walk = { env, ctx, issues, known: new Set() };
+  const w: Walk = { env, ctx, issues, known: new Set([CONFIG_FILE_VAR]) };
   if (spec.kind !== 'group') return;
   for (const [key, child] of Object.entries(spec.children)) applyAt(child, tree, key, [key], w);
   for (const name of Object.keys(env)) {
@@ -46,23 +50,21 @@ const applyAt = (spec: Spec, parent: RawObject, key: string, segs: string[], w: 
       return withObject(parent, key, (obj) => {
         for (const [k, child] of Object.entries(spec.children)) applyAt(child, obj, k, [...segs, k], w);
       });
-    case 'map': {
-      if (value !== undefined) setJson(parent, key, value, 'object', name, w);
+    case 'map':
+    case 'object-list': {
+      const list = spec.kind === 'object-list';
+      if (value !== undefined) setJson(parent, key, value, list ? 'array or object' : 'object', name, w);
+      const current = parent[key];
+      if (list && Array.isArray(current)) {
+        current.forEach((item, i) => {
+          if (isObject(item)) for (const [k, c] of Object.entries(spec.entry.children)) applyAt(c, item, k, [...segs, String(i), k], w);
+        });
+        return;
+      }
       const ids = new Set([...Object.keys(evalDefault(spec.default, w.ctx)), ...Object.keys(objectAt(parent, key))]);
       return withObject(parent, key, (obj) => {
         for (const id of ids) applyAt(spec.entry, obj, id, [...segs, id], w);
       });
-    }
-    case 'object-list': {
-      if (value !== undefined) setJson(parent, key, value, 'array', name, w);
-      const current = parent[key];
-      const list = Array.isArray(current) ? current : cloneRaw(evalDefault(spec.default, w.ctx));
-      const before = JSON.stringify(list);
-      list.forEach((item, i) => {
-        if (isObject(item)) for (const [k, c] of Object.entries(spec.entry.children)) applyAt(c, item, k, [...segs, String(i), k], w);
-      });
-      if (current === undefined && JSON.stringify(list) !== before) parent[key] = list;
-      return;
     }
     default:
       if (value !== undefined) parent[key] = value;
@@ -83,10 +85,10 @@ const withObject = (parent: RawObject, key: string, fill: (obj: RawObject) => vo
   if (current === undefined && Object.keys(obj).length > 0) parent[key] = obj;
 };
 
-const setJson = (parent: RawObject, key: string, text: string, kind: 'object' | 'array', name: string, w: Walk) => {
+const setJson = (parent: RawObject, key: string, text: string, kind: 'object' | 'array or object', name: string, w: Walk) => {
   try {
     const parsed = JSON.parse(text) as Raw;
-    if (kind === 'array' ? Array.isArray(parsed) : isObject(parsed)) {
+    if (isObject(parsed) || (kind !== 'object' && Array.isArray(parsed))) {
       parent[key] = parsed;
       return;
     }

@@ -4,10 +4,11 @@
  * secret → a deeply frozen `Config`.
  */
 import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import parse from '@pushcorn/hocon-parser';
 import { defaultDataDir, prepareDataDir } from './data-dir.js';
-import { applyEnv, type Env } from './env.js';
+import { applyEnv, CONFIG_FILE_VAR, type Env } from './env.js';
 import { isObject } from './paths.js';
 import { resolveTree, type Issues } from './resolve.js';
 import { applyRules, isLocalUrl } from './rules.js';
@@ -33,7 +34,7 @@ export class ConfigError extends Error {
 }
 
 export interface LoadOptions {
-  /** HOCON or JSON file; without it the defaults apply */
+  /** HOCON or JSON file; without it `SERVICE_CONFIG_FILE` of `env`, else the defaults apply */
   file?: string;
   /** the environment (callers pass `process.env`); used for `SERVICE_*` overrides and `${?VAR}` */
   env?: Env;
@@ -42,6 +43,9 @@ export interface LoadOptions {
   /** the platform whose conventions apply (default data folder, POSIX checks); tests only */
   platform?: NodeJS.Platform;
 }
+
+/** The signing key of the widely copied example configuration. */
+const PUBLISHED_SECRET = 'hex:caffee';
 
 // The spec must load into exactly `Config`, apart from the two values computed here.
 type Expected = Omit<Config, 'baseUrlIsLocal' | 'backend'> & {
@@ -64,7 +68,9 @@ void specMatchesConfig;
 export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: Config; warnings: string[] }> => {
   const env = options.env ?? {};
   const issues: Issues = { errors: [], warnings: [] };
-  const tree = options.file === undefined ? {} : await readTree(options.file, env, issues);
+  const file = options.file ?? (env[CONFIG_FILE_VAR]?.trim() || undefined);
+  const source = options.file === undefined ? `${CONFIG_FILE_VAR}: ` : '';
+  const tree = file === undefined ? {} : await readTree(file, source, env, issues);
 
   const platform = options.platform ?? process.platform;
   const dataDir = resolveDataDir(tree, env, options.defaults?.dataDir ?? defaultDataDir(env, platform), issues);
@@ -88,16 +94,22 @@ export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: C
   } catch (e) {
     throw new ConfigError([`${ROOT}.data-dir: ${(e as Error).message}`], issues.warnings);
   }
+  // the example secret is public: signing with it would let anyone forge tokens, so it counts as not set
+  const published = configured.trim().toLowerCase() === PUBLISHED_SECRET;
   let secret: Uint8Array;
   try {
-    const resolved = await resolveServerSecret(configured, dataDir);
+    const resolved = await resolveServerSecret(published ? '' : configured, dataDir);
     secret = resolved.secret;
     if (resolved.tightened)
       issues.warnings.push(`${ROOT}.backend.auth.server-secret: ${join(dataDir, SECRET_FILE)} could be read by others; it is 0600 now`);
   } catch (e) {
     throw new ConfigError([`${ROOT}.backend.auth.server-secret: ${(e as Error).message}`], issues.warnings);
   }
-  if (secret.length < 32) issues.warnings.push(`${ROOT}.backend.auth.server-secret: shorter than 32 bytes; tokens are easier to forge`);
+  if (published)
+    issues.warnings.push(
+      `${ROOT}.backend.auth.server-secret: ${PUBLISHED_SECRET} is the published example secret (anyone could forge tokens with it); it is ignored and the generated secret in the data directory is used`,
+    );
+  else if (secret.length < 32) issues.warnings.push(`${ROOT}.backend.auth.server-secret: shorter than 32 bytes; tokens are easier to forge`);
 
   const config: Config = {
     ...value,
@@ -107,24 +119,30 @@ export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: C
   return { config: deepFreeze(config), warnings: issues.warnings };
 };
 
-/** The `service.restserver` object of the file; other top-level keys are warned about. */
-const readTree = async (file: string, env: Env, issues: Issues): Promise<RawObject> => {
+/**
+ * The `service.restserver` object of the file; other top-level keys are warned
+ * about. `source` prefixes the messages about the file itself.
+ */
+const readTree = async (file: string, source: string, env: Env, issues: Issues): Promise<RawObject> => {
   const path = resolve(file);
   let parsed: unknown;
   try {
     if (!(await stat(path)).isFile()) throw new Error('not a file');
-    // strict: no `|` transforms or `@` includes; `${?VAR}` sees `env` only, never process.env
-    parsed = await parse({ url: path, strict: true, env: false, scope: { ...env } });
+    // strict: no `|` transforms or `@` includes; `${?VAR}` sees `env` only, never process.env;
+    // `${java.io.tmpdir}` is the OS temp directory, as on the JVM
+    const scope = { ...env, java: { io: { tmpdir: tmpdir() } } };
+    parsed = await parse({ url: path, strict: true, env: false, scope });
   } catch (e) {
-    throw new ConfigError([`config file ${path}: ${(e as Error).message}`]);
+    throw new ConfigError([`${source}config file ${path}: ${(e as Error).message}`]);
   }
   if (parsed === undefined || parsed === null) return {};
-  if (!isObject(parsed)) throw new ConfigError([`config file ${path}: expected an object at the top level`]);
+  if (!isObject(parsed)) throw new ConfigError([`${source}config file ${path}: expected an object at the top level`]);
   const service = parsed['service'];
   const outside = Object.keys(parsed).filter((k) => k !== 'service');
   if (isObject(service)) outside.push(...Object.keys(service).filter((k) => k !== 'restserver').map((k) => `service.${k}`));
   else if (service !== undefined) outside.push('service');
-  if (outside.length > 0) issues.warnings.push(`config file ${path}: keys outside ${ROOT} are ignored: ${outside.join(', ')}`);
+  const rename = isObject(parsed['sharry']) && 'restserver' in parsed['sharry'] ? `; rename sharry.restserver to ${ROOT}` : '';
+  if (outside.length > 0) issues.warnings.push(`config file ${path}: keys outside ${ROOT} are ignored: ${outside.join(', ')}${rename}`);
   const rs: Raw | undefined = isObject(service) ? service['restserver'] : undefined;
   if (rs === undefined || isObject(rs)) return rs ?? {};
   issues.errors.push(`${ROOT}: expected an object, got ${JSON.stringify(rs)}`);
@@ -135,7 +153,7 @@ const readTree = async (file: string, env: Env, issues: Issues): Promise<RawObje
 const resolveDataDir = (tree: RawObject, env: Env, fallback: string, issues: Issues): string => {
   const configured = env['SERVICE_DATA_DIR'] ?? tree['data-dir'];
   if (typeof configured === 'string' && configured.trim() !== '') return resolve(configured);
-  if (configured !== undefined && configured !== '')
+  if (configured !== undefined && configured !== null && configured !== '')
     issues.errors.push(`${ROOT}.data-dir: expected a directory, got ${JSON.stringify(configured)}`);
   return resolve(fallback);
 };

@@ -34,11 +34,12 @@ const resolveNode = (spec: Spec, raw: Raw | undefined, segs: string[], w: Walk):
     case 'map':
       return resolveMap(spec, raw, segs, w);
     case 'object-list': {
-      const list = raw === undefined ? evalDefault(spec.default, w.ctx) : raw;
-      if (!Array.isArray(list)) return expected('a list of objects', raw, segs, w, []);
-      return list.map((item, i) => resolveNode(spec.entry, item, [...segs, String(i)], w));
+      if (Array.isArray(raw)) return raw.map((item, i) => resolveNode(spec.entry, item, [...segs, String(i)], w));
+      if (raw !== undefined && !isObject(raw)) return expected('a list of objects or named entries', raw, segs, w, []);
+      return Object.values(resolveMap(spec, raw, segs, w));
     }
     default: {
+      if (raw === null && spec.optional) raw = '';
       if (raw === undefined) {
         if (spec.required) w.issues.errors.push(`${showKey(segs)}: is required`);
         raw = evalDefault<Raw>(spec.default, w.ctx);
@@ -62,7 +63,8 @@ const resolveGroup = (children: Record<string, Spec>, raw: Raw | undefined, segs
   return out;
 };
 
-const resolveMap = (spec: Extract<Spec, { kind: 'map' }>, raw: Raw | undefined, segs: string[], w: Walk) => {
+/** Named entries of the file merged by id into the spec's named defaults. */
+const resolveMap = (spec: Extract<Spec, { kind: 'map' | 'object-list' }>, raw: Raw | undefined, segs: string[], w: Walk) => {
   if (raw !== undefined && !isObject(raw)) {
     expected('an object', raw, segs, w, undefined);
     raw = undefined;

@@ -8,12 +8,13 @@ import { availableParallelism } from 'node:os';
 import { formatDuration as fmt } from '../common/durations.js';
 import { formatSize } from '../common/sizes.js';
 import { parseIpRanges } from '../common/ip-ranges.js';
-import { showKey } from './paths.js';
+import { envName, showKey } from './paths.js';
 import type { Issues } from './resolve.js';
 import type { SpecValue } from './spec.js';
 
 const key = (path: string): string => showKey(path.split('.'));
-const languages = ['gb', 'de', 'fr'];
+// the client's languages (Sharry's codes); cz, br and ja show English until they are translated
+const languages = ['gb', 'de', 'es', 'fr', 'it', 'cz', 'br', 'ja'];
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** True when `base-url` points at this machine only (the URL is then derived per request). */
@@ -155,8 +156,7 @@ const oauthRequired = {
 
 const checkAuth = (c: SpecValue, r: Report): void => {
   const a = c.backend.auth;
-  r.need('backend.auth.fixed.user', a.fixed.user, a.fixed.enabled, 'when the fixed module is enabled');
-  r.need('backend.auth.fixed.password', a.fixed.password, a.fixed.enabled, 'when the fixed module is enabled');
+  checkFixed(a.fixed, r);
   for (const [mod, m] of [['http', a.http], ['http-basic', a.httpBasic]] as const) {
     if (!/^[A-Za-z]+$/.test(m.method)) r.err(`backend.auth.${mod}.method`, `expected an HTTP method, got ${JSON.stringify(m.method)}`);
     m.method = m.method.toUpperCase();
@@ -174,6 +174,19 @@ const checkAuth = (c: SpecValue, r: Report): void => {
   if (!passwordModules && !external) r.warn('backend.auth', 'no login module is enabled; nobody can log in');
   if (!a.internal.enabled && c.backend.signup.mode !== 'closed')
     r.warn('backend.signup.mode', `is ${c.backend.signup.mode} but the internal login module is disabled; signed-up accounts cannot log in`);
+};
+
+/** One message for an enabled fixed login that lacks its login or password: there is no default for either. */
+const checkFixed = (fixed: SpecValue['backend']['auth']['fixed'], r: Report): void => {
+  if (!fixed.enabled) return;
+  const missing = (['user', 'password'] as const).filter((k) => fixed[k].trim() === '');
+  if (missing.length === 0) return;
+  const paths = missing.map((k) => ['backend', 'auth', 'fixed', k]);
+  r.err(
+    'backend.auth.fixed',
+    `is enabled without ${missing.map((k) => `a ${k}`).join(' and ')}, and there is no default (no admin/admin); ` +
+      `set ${paths.map(showKey).join(' and ')} (environment: ${paths.map(envName).join(' and ')})`,
+  );
 };
 
 const checkPlayer = (c: SpecValue, r: Report): void => {

@@ -23,6 +23,8 @@ interface LeafCommon {
   required?: boolean;
   /** never echo the value in messages */
   secret?: boolean;
+  /** empty means "not set", and `null` reads as empty (string keys only) */
+  optional?: boolean;
   /** the default as the documentation shows it, when it depends on the machine */
   shownDefault?: string;
 }
@@ -94,12 +96,16 @@ export interface MapSpec<E extends Spec = Spec> {
   default: Def<RawObject>;
 }
 
-/** A list of objects; a configured list replaces the default list. */
+/**
+ * A list of objects, written as a list or as named entries (`<id> = {...}`).
+ * `default` holds named entries: named entries from the file are merged into
+ * them by id, a configured list replaces them. Loaded as a list either way.
+ */
 export interface ObjectListSpec<E extends GroupSpec = GroupSpec> {
   kind: 'object-list';
   doc: string;
   entry: E;
-  default: Def<RawObject[]>;
+  default: Def<RawObject>;
 }
 
 export type Spec = LeafSpec | GroupSpec<Record<string, Spec>> | MapSpec<Spec> | ObjectListSpec<GroupSpec>;
@@ -189,7 +195,7 @@ export const mapOf = <E extends Spec>(doc: string, entry: E, d: Def<RawObject> =
   entry,
   default: d,
 });
-export const listOf = <E extends GroupSpec>(doc: string, entry: E, d: Def<RawObject[]> = []): ObjectListSpec<E> => ({
+export const listOf = <E extends GroupSpec>(doc: string, entry: E, d: Def<RawObject> = {}): ObjectListSpec<E> => ({
   kind: 'object-list',
   doc,
   entry,

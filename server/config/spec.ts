@@ -16,10 +16,13 @@ import {
   size,
   str,
   strings,
+  type Def,
   type ValueOf,
 } from './spec-kit.js';
 
 const logLevels = ['Trace', 'Debug', 'Info', 'Warn', 'Error'] as const;
+/** A string key whose empty value means "not set"; `null` reads as empty. */
+const optional = (d: Def<string>, doc: string, extra: Parameters<typeof str>[2] = {}) => str(d, doc, { ...extra, optional: true });
 const port = (d: number, doc: string) => int(d, doc, { min: 0, max: 65535 });
 const moduleOrder = (d: number) => int(d, 'Position among the login modules (ascending)');
 const template = (subject: string, body: string, doc: string) =>
@@ -59,7 +62,7 @@ const server = {
     address: str('localhost', 'Bind host (`0.0.0.0` for every interface)'),
     port: port(9090, 'Bind port (0: a random free port)'),
   }),
-  'data-dir': str(
+  'data-dir': optional(
     ({ dataDir }) => dataDir,
     'Where the generated server secret, the embedded database, thumbnails and the default file-system store live. The default is the user’s data folder: `$XDG_DATA_HOME/pier` (else `~/.local/share/pier`) on Linux, `~/Library/Application Support/Pier` on macOS, `%LOCALAPPDATA%\\Pier` on Windows; the desktop app uses its user-data folder. Created with mode 0700; the secret, the database and stored files are 0600. Start-up refuses a directory or `server-secret` file that another user owns or that group or others can write (not checked on Windows, which has no POSIX modes)',
     { shownDefault: '<the user’s data folder>' },
@@ -89,11 +92,11 @@ const webapp = group(
   'Settings of the web client',
   {
     'app-name': str('Pier', 'Text in the top right corner'),
-    'app-icon': str('', 'URL of the image next to the name (light mode); empty: built-in'),
-    'app-icon-dark': str('', 'URL of the image next to the name (dark mode); empty: built-in'),
-    'app-logo': str('', 'URL of the image on the login and register pages (light mode); empty: built-in'),
-    'app-logo-dark': str('', 'URL of the image on the login and register pages (dark mode); empty: built-in'),
-    'app-footer': str('', 'Markdown footer; empty renders a link to the project'),
+    'app-icon': optional('', 'URL of the image next to the name (light mode); empty: built-in'),
+    'app-icon-dark': optional('', 'URL of the image next to the name (dark mode); empty: built-in'),
+    'app-logo': optional('', 'URL of the image on the login and register pages (light mode); empty: built-in'),
+    'app-logo-dark': optional('', 'URL of the image on the login and register pages (dark mode); empty: built-in'),
+    'app-footer': optional('', 'Markdown footer; empty renders a link to the project'),
     'app-footer-visible': bool(true, 'Show the footer'),
     'chunk-size': size('10M', 'Amount the client sends in one upload request; the server re-chunks smaller', { min: 1 }),
     'retry-delays': ints(
@@ -101,15 +104,15 @@ const webapp = group(
       'Milliseconds the client waits before each upload retry; the length is the number of retries',
       { min: 0 },
     ),
-    'welcome-message': str('', 'Markdown shown on the login page'),
-    'default-language': str('gb', 'Language of the client: `gb`, `de` or `fr`; anything else falls back to `gb`'),
+    'welcome-message': optional('', 'Markdown shown on the login page'),
+    'default-language': str('gb', 'Language of the client: `gb`, `de`, `es`, `fr`, `it`, or `cz`, `br`, `ja` (shown in English until translated); anything else falls back to `gb`'),
     'auth-renewal': duration('4 minutes', 'Interval for fetching a new token; at least 30 seconds below `backend.auth.session-valid`', { min: 1 }),
     'initial-page': oneOf(['home', 'uploads', 'share'], 'home', 'Page shown after login'),
     'default-validity': duration('7 days', 'Preselected validity of a new share; at most `backend.share.max-validity`', { min: 1 }),
     'initial-theme': oneOf(['light', 'dark'], 'light', 'Theme for new visitors'),
     'oauth-auto-redirect': bool(true, 'When a single OAuth provider (or only proxy auth) is configured, skip the login page'),
-    'custom-head': str('', 'HTML for the head section, or the path of a local file holding it; empty: the default favicons'),
-    'default-timezone': str('', 'IANA time zone for dates in the client; empty: UTC'),
+    'custom-head': optional('', 'HTML for the head section, or the path of a local file holding it; empty: the default favicons'),
+    'default-timezone': optional('', 'IANA time zone for dates in the client; empty: UTC'),
     'auto-publish-enabled': bool(false, 'Publish a share right after its upload finishes'),
   },
   'Web client (`webapp`)',
@@ -117,14 +120,14 @@ const webapp = group(
 
 const oauthEntry = group('An OAuth 2 provider', {
   enabled: bool(true, 'Show a login button for this provider'),
-  name: str('', 'Button text'),
-  icon: str('fa-openid', 'Icon class of the button (`fa-openid`, `fa-user`, `fa-right-to-bracket`, ...)'),
-  scope: str('', 'Requested scope (may be empty)'),
+  name: optional('', 'Button text'),
+  icon: optional('fa-openid', 'Icon class of the button (`fa-openid`, `fa-user`, `fa-right-to-bracket`, ...)'),
+  scope: optional('', 'Requested scope (may be empty)'),
   'authorize-url': str('', 'Authorization endpoint'),
   'token-url': str('', 'Token endpoint (JSON or form-encoded response)'),
   'user-url': str('', 'User info endpoint (JSON)'),
   'user-id-key': str('', 'Path into the user JSON giving the account name (`<name>@<provider id>`, case-insensitive); a value that is no ident (`A-Z a-z 0-9 - _ @ .`) is refused, never cleaned, so two users never share an account'),
-  'user-email-key': str('', 'Path into the user JSON giving the e-mail (optional)'),
+  'user-email-key': optional('', 'Path into the user JSON giving the e-mail; empty: none'),
   'client-id': str('', 'Client id registered at the provider'),
   'client-secret': str('', 'Client secret registered at the provider', { secret: true }),
 });
@@ -132,7 +135,7 @@ const oauthEntry = group('An OAuth 2 provider', {
 const auth = group(
   'Authentication: tokens and login modules (tried in ascending `order`)',
   {
-    'server-secret': str(
+    'server-secret': optional(
       '',
       'Token signing key: `hex:<hex>`, `b64:<base64>` or plain UTF-8. Empty: 32 random bytes generated once and kept in `<data-dir>/server-secret`. Servers sharing users need the same secret',
       { secret: true },
@@ -141,16 +144,16 @@ const auth = group(
     'session-max': duration('7 days', 'Renewal never extends a session beyond this time from its login', { min: 1 }),
     fixed: group('A fixed admin account from the configuration', {
       enabled: bool(false, 'Enable the module'),
-      user: str('', 'Login of the admin account'),
-      password: str('', 'Its password (plain text)', { secret: true }),
+      user: optional('', 'Login of the admin account'),
+      password: optional('', 'Its password (plain text)', { secret: true }),
       order: moduleOrder(10),
     }),
     http: group('Ask an HTTP endpoint; its status decides', {
       enabled: bool(false, 'Enable the module'),
       url: str('http://localhost:1234/auth?user={{user}}&password={{pass}}', 'URL (mustache: `{{user}}`, `{{pass}}`, values percent-encoded)'),
       method: str('POST', 'HTTP method'),
-      body: str('', 'Request body for POST (mustache: `{{user}}`, `{{pass}}`, values escaped for `content-type`: JSON, form-urlencoded, XML; as they are for other types)'),
-      'content-type': str('', 'Content type of the body (POST only)'),
+      body: optional('', 'Request body for POST (mustache: `{{user}}`, `{{pass}}`, values escaped for `content-type`: JSON, form-urlencoded, XML; as they are for other types)'),
+      'content-type': optional('', 'Content type of the body (POST only)'),
       order: moduleOrder(20),
     }),
     'http-basic': group('Send a request with Basic authorization; any 2xx means success', {
@@ -191,7 +194,7 @@ const auth = group(
     proxy: group('Trust headers of a reverse proxy at `/open/auth/proxy`, only from `trusted-proxies` (401 from anyone else)', {
       enabled: bool(false, 'Enable proxy login'),
       'user-header': str('X-Valid-User', 'Header carrying the login'),
-      'email-header': str('X-User-Email', 'Header carrying the e-mail'),
+      'email-header': optional('X-User-Email', 'Header carrying the e-mail; empty: none'),
     }),
   },
   'Authentication (`backend.auth`)',
@@ -200,12 +203,12 @@ const auth = group(
 const storeEntry = group('A binary store', {
   enabled: bool(true, 'Stores with `enabled = false` are removed'),
   type: oneOf(['default-database', 'file-system', 's3'], 'default-database', 'Kind of store', { required: true }),
-  directory: str('', '(`file-system`) base directory; each file is one plain file below it'),
+  directory: optional('', '(`file-system`) base directory; each file is one plain file below it'),
   'clean-empty-dirs': bool(true, '(`file-system`) remove directories left empty after a delete'),
-  endpoint: str('', '(`s3`) endpoint URL'),
-  'access-key': str('', '(`s3`) access key'),
-  'secret-key': str('', '(`s3`) secret key', { secret: true }),
-  bucket: str('', '(`s3`) bucket'),
+  endpoint: optional('', '(`s3`) endpoint URL'),
+  'access-key': optional('', '(`s3`) access key'),
+  'secret-key': optional('', '(`s3`) secret key', { secret: true }),
+  bucket: optional('', '(`s3`) bucket'),
   region: str('us-east-1', '(`s3`) region'),
 });
 
@@ -219,7 +222,7 @@ const backend = group('Server internals', {
         '`jdbc:sqlite:<file>` (embedded), `jdbc:postgresql://host:port/db` or `jdbc:mariadb://host:port/db`',
       ),
       user: str('sa', 'Database user'),
-      password: str('', 'Database password', { secret: true }),
+      password: optional('', 'Database password', { secret: true }),
     },
     'Database (`backend.jdbc`)',
   ),
@@ -235,7 +238,7 @@ const backend = group('Server internals', {
       'copy-files': group('Copy every file between stores at start-up, before serving (the source is kept)', {
         enable: bool(false, 'Run the copy'),
         source: str('database', 'Store id to copy from'),
-        target: str('', 'Store id to copy to'),
+        target: optional('', 'Store id to copy to'),
         parallel: int(2, 'Files copied in parallel', { min: 1 }),
       }),
     },
@@ -266,7 +269,7 @@ const backend = group('Server internals', {
           native: str('', 'Text of the database error', { required: true }),
           message: str('', 'Message for the client', { required: true }),
         }),
-        [{ enabled: false, native: 'domain safe_bytea violates check constraint', message: 'The uploaded file contains a virus!' }],
+        { snakeoil: { enabled: false, native: 'domain safe_bytea violates check constraint', message: 'The uploaded file contains a virus!' } },
       ),
     },
     'Shares (`backend.share`)',
@@ -296,13 +299,13 @@ const backend = group('Server internals', {
       smtp: group('The SMTP server', {
         host: str('localhost', 'SMTP host'),
         port: int(25, 'SMTP port', { min: 1, max: 65535 }),
-        user: str('', 'User; empty: no authentication'),
-        password: str('', 'Password', { secret: true }),
+        user: optional('', 'User; empty: no authentication'),
+        password: optional('', 'Password', { secret: true }),
         'ssl-type': oneOf(['none', 'starttls', 'ssl'], 'starttls', 'Transport security'),
         'check-certificates': bool(true, 'Verify certificates (false for self-signed ones)'),
         timeout: duration('10 seconds', 'Timeout for mail commands', { min: 1 }),
-        'default-from': str('', 'From address; empty: the e-mail of the current user'),
-        'list-id': str('Pier', 'List-Id header; empty: no header'),
+        'default-from': optional('', 'From address; empty: the e-mail of the current user'),
+        'list-id': optional('Pier', 'List-Id header; empty: no header'),
       }),
       templates: group('Mustache templates', {
         download: template(
@@ -329,9 +332,9 @@ const backend = group('Server internals', {
 const connectionEntry = group('A music player daemon', {
   host: str('127.0.0.1', 'Daemon host'),
   port: port(6600, 'Daemon port'),
-  password: str('', 'Daemon password', { secret: true }),
-  title: str('', 'Name shown in the client; empty: the id'),
-  'music-directory': str('', "The daemon's music directory; empty: `player.music-directory`"),
+  password: optional('', 'Daemon password', { secret: true }),
+  title: optional('', 'Name shown in the client; empty: the id'),
+  'music-directory': optional('', "The daemon's music directory; empty: `player.music-directory`"),
   'max-connections': int(5, 'Size of the connection pool', { min: 1 }),
   timeout: duration('5 seconds', 'Timeout for connecting and for answers', { min: 1 }),
 });
@@ -341,7 +344,7 @@ const player = group(
   {
     enabled: bool(true, 'Serve the gateway'),
     access: oneOf(['open', 'user', 'admin'], 'user', 'Who may use it'),
-    'music-directory': str('', 'Music directory (as configured in the daemon) for covers and booklets'),
+    'music-directory': optional('', 'Music directory (as configured in the daemon) for covers and booklets'),
     connections: mapOf('Connection id to daemon; `default` is mandatory', connectionEntry, {
       default: { host: '127.0.0.1', port: 6600, password: '', title: 'Default', 'music-directory': '', 'max-connections': 5, timeout: '5 seconds' },
     }),
@@ -363,7 +366,7 @@ const player = group(
       directory: str(({ dataDir }) => `${dataDir}/thumbnails`, 'Where thumbnails are kept'),
       'max-parallel': int(2, 'Resizes running at once', { min: 1 }),
     }),
-    'placeholder-url': str('', 'Empty: a placeholder is drawn from the album name; else a mustache URL (`{{name}}`) fetched instead'),
+    'placeholder-url': optional('', 'Empty: a placeholder is drawn from the album name; else a mustache URL (`{{name}}`) fetched instead'),
     'cache-size': int(3000, 'Entries of the cover path cache', { min: 0 }),
   },
   'Music player (`player`)',
@@ -378,7 +381,7 @@ export const restserverSpec = group('service.restserver', {
   player,
   'custom-content': group(
     'Static files below `/custom/`',
-    { enabled: bool(false, 'Serve the directory'), directory: str('', 'Directory to serve') },
+    { enabled: bool(false, 'Serve the directory'), directory: optional('', 'Directory to serve') },
     'Custom content (`custom-content`)',
   ),
   'rate-limit': group(

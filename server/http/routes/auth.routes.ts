@@ -55,7 +55,8 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth, origin, link
       res.json(loginFailed());
       return;
     }
-    answer(req, res, await auth.loginExternal(user, 'extern', req.get(emailHeader) || null));
+    // an empty email-header means none is read
+    answer(req, res, await auth.loginExternal(user, 'extern', (emailHeader && req.get(emailHeader)) || null));
   };
   api.route('get', '/api/v2/open/auth/proxy', proxy);
   api.route('post', '/api/v2/open/auth/proxy', proxy);

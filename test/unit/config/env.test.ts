@@ -48,7 +48,7 @@ describe('environment overrides', () => {
         SERVICE_BACKEND_FILES_DEFAULT_STORE: 'filesystem',
         SERVICE_LOGGING_LEVELS_PIER_HTTP: 'Trace',
         SERVICE_PLAYER_CONNECTIONS_DEFAULT_PORT: '6601',
-        SERVICE_BACKEND_SHARE_DATABASE_DOMAIN_CHECKS_0_ENABLED: 'true',
+        SERVICE_BACKEND_SHARE_DATABASE_DOMAIN_CHECKS_SNAKEOIL_ENABLED: 'true',
       },
     });
     expect(config.backend.files.defaultStore).toBe('filesystem');

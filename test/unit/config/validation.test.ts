@@ -72,6 +72,11 @@ describe('validation', () => {
     expect(config.webapp.defaultLanguage).toBe('gb');
     expect(warnings.some((w) => w.includes('default-language') && w.includes('"xx"'))).toBe(true);
     expect((await load({ env: { SERVICE_WEBAPP_DEFAULT_LANGUAGE: 'de' } })).config.webapp.defaultLanguage).toBe('de');
+    for (const code of ['es', 'it', 'cz', 'br', 'ja']) {
+      const r = await load({ env: { SERVICE_WEBAPP_DEFAULT_LANGUAGE: code } });
+      expect(r.config.webapp.defaultLanguage, code).toBe(code);
+      expect(r.warnings.filter((w) => w.includes('default-language')), code).toEqual([]);
+    }
   });
 
   it('accepts auth-renewal exactly 30 seconds below session-valid', async () => {
@@ -104,8 +109,7 @@ describe('validation', () => {
     const e = await loadErrors({ file });
     expect(e.errors).toEqual(
       expect.arrayContaining([
-        `${K}.backend.auth.fixed.user: is required when the fixed module is enabled, got ""`,
-        `${K}.backend.auth.fixed.password: is required when the fixed module is enabled, got ""`,
+        `${K}.backend.auth.fixed: is enabled without a user and a password, and there is no default (no admin/admin); set ${K}.backend.auth.fixed.user and ${K}.backend.auth.fixed.password (environment: SERVICE_BACKEND_AUTH_FIXED_USER and SERVICE_BACKEND_AUTH_FIXED_PASSWORD)`,
         `${K}.backend.auth.oauth.github.client-id: is required for an enabled provider, got ""`,
         `${K}.backend.auth.oauth.corp.token-url: is required for an enabled provider, got ""`,
         `${K}.backend.auth.oauth.corp.user-url: is required for an enabled provider, got ""`,
@@ -113,7 +117,7 @@ describe('validation', () => {
         `${K}.backend.auth.oauth.corp.client-id: is required for an enabled provider, got ""`,
       ]),
     );
-    expect(e.errors).toHaveLength(7);
+    expect(e.errors).toHaveLength(6);
   });
 
   it('accepts port 0 and refuses negative ports', async () => {
