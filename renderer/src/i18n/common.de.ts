@@ -9,6 +9,7 @@ export default {
     shares: 'Freigaben',
   },
   language: 'Sprache',
+  englishForNow: 'Vorerst auf Englisch',
   theme: {
     toDark: 'Dunkles Design einschalten',
     toLight: 'Helles Design einschalten',

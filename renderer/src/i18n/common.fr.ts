@@ -9,6 +9,7 @@ export default {
     shares: 'Partages',
   },
   language: 'Langue',
+  englishForNow: 'En anglais pour l’instant',
   theme: {
     toDark: 'Passer au thème sombre',
     toLight: 'Passer au thème clair',

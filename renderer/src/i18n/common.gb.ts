@@ -9,6 +9,7 @@ export default {
     shares: 'Shares',
   },
   language: 'Language',
+  englishForNow: 'Shown in English for now',
   theme: {
     toDark: 'Switch to dark mode',
     toLight: 'Switch to light mode',

@@ -1,7 +1,7 @@
 // Per-browser preferences: language, light/dark theme and time zone, kept in localStorage.
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
-import { i18n, isLanguage, languages, type Language } from '../i18n';
+import { isLanguage, languages, localeOf, setI18nLanguage, type Language } from '../i18n';
 import { useSettingsStore } from './settings';
 
 export type Theme = 'light' | 'dark';
@@ -24,9 +24,6 @@ function write(key: string, value: string | null): void {
     // Storage may be disabled (private mode); the choice then lasts for this page only.
   }
 }
-
-/** BCP 47 tags of the app's languages, for `<html lang>` and date formatting. */
-export const locales: Record<Language, string> = { gb: 'en-GB', de: 'de-DE', fr: 'fr-FR' };
 
 export const useUiStore = defineStore('ui', () => {
   const settings = useSettingsStore();
@@ -52,10 +49,11 @@ export const useUiStore = defineStore('ui', () => {
     return browser || settings.config.defaultTimezone || 'UTC';
   });
 
-  const locale = computed(() => locales[language.value]);
+  /** the BCP 47 tag of the shown texts, for `<html lang>` and date formatting */
+  const locale = computed(() => localeOf(language.value));
 
   function apply(): void {
-    i18n.global.locale.value = language.value;
+    setI18nLanguage(language.value);
     document.documentElement.lang = locale.value;
     document.documentElement.classList.toggle('dark', theme.value === 'dark');
     document.documentElement.style.colorScheme = theme.value;
