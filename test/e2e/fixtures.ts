@@ -138,7 +138,7 @@ export interface ShareDetailBody {
   aliasName: string | null;
   password: boolean;
   publishInfo: { id: string; enabled: boolean; views: number } | null;
-  files: { id: string; filename: string; size: number; storedSize: number; checksum: string | null; mimetype: string }[];
+  files: { id: string; filename: string; size: number; storedSize: number; checksum: string; mimetype: string }[];
 }
 
 /**

@@ -103,7 +103,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<TestServer> 
     // A HEAD answer has the headers of its GET but no body: only its status is checked.
     const head = method.toUpperCase() === 'HEAD';
     if (!head && (res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-    if (!o.unchecked && path.startsWith('/api/')) checkResponse(method.toLowerCase(), path.split('?')[0]!, res.status, parsed, head);
+    if (!o.unchecked && path.startsWith('/api/')) checkResponse(method.toLowerCase(), path.split('?')[0]!, res.status, parsed, head, res.headers.get('content-type') ?? '');
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   };
 

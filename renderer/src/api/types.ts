@@ -62,6 +62,8 @@ export interface ShareListItem {
   id: string;
   name: string | null;
   aliasName: string | null;
+  /** the alias the share was uploaded through (its name is `aliasName`) */
+  aliasInfo: { id: string; name: string } | null;
   validity: number;
   maxViews: number;
   password: boolean;
@@ -87,7 +89,8 @@ export interface ShareFile {
   filename: string;
   size: number;
   mimetype: string;
-  checksum: string | null;
+  /** lower-case SHA-256 hex, `''` while not yet known */
+  checksum: string;
   storedSize: number;
   created: number;
 }

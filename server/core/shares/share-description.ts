@@ -40,7 +40,7 @@ const fileView = (f: FileRecord, url: string) => ({
   mimetype: f.mimetype,
   length: f.length,
   size: formatSize(f.length),
-  checksum: f.checksum ?? '',
+  checksum: f.checksum,
   url,
 });
 

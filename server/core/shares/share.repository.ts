@@ -42,7 +42,8 @@ export interface FileRecord {
   mimetype: string;
   length: number;
   storedSize: number;
-  checksum: string | null;
+  /** lower-case SHA-256 hex, `''` while not yet known */
+  checksum: string;
   created: number;
   store: string;
   ref: BinaryRef;
@@ -146,7 +147,7 @@ const toFile = (r: FileRow): FileRecord => ({
   mimetype: r.mimetype,
   length: num(r.length),
   storedSize: num(r.real_size),
-  checksum: r.checksum ? r.checksum : null,
+  checksum: r.checksum,
   created: num(r.created),
   store: r.store,
   ref: { fileId: r.file_id, location: r.location },

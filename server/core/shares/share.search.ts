@@ -27,6 +27,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
     .select([
       'shares.id as id',
       'shares.name as name',
+      'aliases.id as alias_id',
       'aliases.name as alias_name',
       'shares.validity as validity',
       'shares.max_views as max_views',
@@ -72,6 +73,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       id: r.id,
       name: r.name,
       aliasName: r.alias_name ?? null,
+      aliasInfo: r.alias_id && r.alias_name !== null ? { id: r.alias_id, name: r.alias_name } : null,
       validity: Number(r.validity),
       maxViews: Number(r.max_views),
       password: r.password !== null,

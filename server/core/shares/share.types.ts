@@ -5,6 +5,8 @@ export interface ShareListItem {
   id: string;
   name: string | null;
   aliasName: string | null;
+  /** the alias the share was uploaded through (its name is `aliasName`) */
+  aliasInfo: { id: string; name: string } | null;
   validity: number;
   maxViews: number;
   password: boolean;
@@ -30,8 +32,8 @@ export interface ShareFile {
   filename: string;
   size: number;
   mimetype: string;
-  /** lower-case SHA-256 hex, null while not yet known */
-  checksum: string | null;
+  /** lower-case SHA-256 hex, `''` while not yet known */
+  checksum: string;
   storedSize: number;
   created: number;
 }

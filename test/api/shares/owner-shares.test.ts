@@ -166,6 +166,7 @@ describe('shares for their owner', () => {
       id: withFiles,
       name: 'Files',
       aliasName: null,
+      aliasInfo: null,
       validity: DAY,
       maxViews: 10,
       password: false,
