@@ -23,8 +23,9 @@ export interface PendingUploads {
   begin(): PendingRequest;
   /**
    * Removes what requests of killed servers left behind: shares and files
-   * whose markers expired. Safe on several servers at once (every delete is
-   * idempotent). Returns how many shares and files it removed.
+   * whose markers expired, the shares first. A file whose store is not
+   * reachable keeps its marker for the next pass. Safe on several servers at
+   * once (every delete is idempotent). Returns how many shares and files it removed.
    */
   recoverAbandoned(): Promise<{ shares: number; files: number }>;
 }
@@ -91,20 +92,28 @@ export const createPendingUploads = (deps: {
         .execute();
       for (const { request_id } of requests) {
         const markers = await db.selectFrom('pending_uploads').selectAll().where('request_id', '=', request_id).execute();
-        for (const m of markers.filter((x) => x.kind === 'file')) {
-          const meta = await db.selectFrom('file_meta').select(['store', 'location']).where('file_id', '=', m.ref_id).executeTakeFirst();
-          await db.deleteFrom('file_meta').where('file_id', '=', m.ref_id).execute();
-          const store = deps.stores.get(meta?.store ?? m.store);
-          const location = meta?.location ?? m.location;
-          // a file-system binary without a known location was never written to
-          if (store && (location !== '' || store.type !== 'file-system')) await store.delete({ fileId: m.ref_id, location });
-          removed.files++;
-        }
+        // the shares first: what nobody finished disappears even while a store is not reachable
         for (const m of markers.filter((x) => x.kind === 'share')) {
           const res = await db.deleteFrom('shares').where('id', '=', m.ref_id).executeTakeFirst();
           removed.shares += Number(res.numDeletedRows);
+          await db.deleteFrom('pending_uploads').where('id', '=', m.id).execute();
         }
-        await db.deleteFrom('pending_uploads').where('request_id', '=', request_id).execute();
+        for (const m of markers.filter((x) => x.kind === 'file')) {
+          const meta = await db.selectFrom('file_meta').select(['store', 'location']).where('file_id', '=', m.ref_id).executeTakeFirst();
+          const store = deps.stores.get(meta?.store ?? m.store);
+          const location = meta?.location ?? m.location;
+          try {
+            // a file-system binary without a known location was never written to
+            if (store && (location !== '' || store.type !== 'file-system')) await store.delete({ fileId: m.ref_id, location });
+          } catch (e) {
+            // the marker stays: the next pass tries again
+            log.warn('Could not remove interrupted uploads yet', { fileId: m.ref_id, error: String(e) });
+            continue;
+          }
+          await db.deleteFrom('file_meta').where('file_id', '=', m.ref_id).execute();
+          await db.deleteFrom('pending_uploads').where('id', '=', m.id).execute();
+          removed.files++;
+        }
       }
       if (removed.shares + removed.files > 0) log.info('Removed what interrupted uploads left behind', removed);
       return removed;

@@ -48,7 +48,7 @@ describe('an S3 store that is not reachable at start-up', () => {
   };
   const download = (srv: TestServer, token: string, shareId: string, fid: string) =>
     fetch(`${srv.url}/api/v2/sec/share/${shareId}/file/${fid}`, { headers: { 'Service-Auth': token } });
-  const count = (table: 'shares' | 'share_files' | 'file_meta'): number => {
+  const count = (table: 'shares' | 'share_files' | 'file_meta' | 'pending_uploads'): number => {
     const db = new Database(join(dataDir, 'pier.db'), { readonly: true });
     try {
       return (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
@@ -74,10 +74,12 @@ describe('an S3 store that is not reachable at start-up', () => {
     const { id: shareId } = (await first.json()) as { id: string };
     const detail = await earlier.request<{ files: Array<{ id: string }> }>('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: earlierToken });
     const fid = detail.body.files[0]!.id;
+    const halfMade = await earlier.request<{ id: string }>('POST', '/api/v2/sec/upload/new', { validity: 3_600_000, maxViews: 3 }, { token: earlierToken });
     await earlier.stop();
-    // a multipart request of a killed server left a file in the bucket to remove at start
+    // a multipart request of a killed server left a share and a file in the bucket to remove at start
     const db = new Database(join(dataDir, 'pier.db'));
     db.prepare(`insert into pending_uploads (id, request_id, kind, ref_id, store, location, expires) values ('m1', 'r1', 'file', 'abandoned', 's3', '', 0)`).run();
+    db.prepare(`insert into pending_uploads (id, request_id, kind, ref_id, store, location, expires) values ('m2', 'r1', 'share', ?, '', '', 0)`).run(halfMade.body.id);
     db.close();
 
     await s3.pause();
@@ -85,6 +87,9 @@ describe('an S3 store that is not reachable at start-up', () => {
     s = await startServer({ config: config(), dataDir });
     const token = await s.login(ADMIN.login, ADMIN.password);
     expect(s.logs()).toContain('Could not remove interrupted uploads yet');
+    // the half-made share is gone at once; only the file in the bucket waits for the store
+    expect((await s.request('GET', `/api/v2/sec/share/${halfMade.body.id}`, undefined, { token })).status).toBe(404);
+    expect(count('pending_uploads')).toBe(1);
 
     const failed = await download(s, token, shareId, fid);
     expect(failed.status).toBe(502);
@@ -118,6 +123,9 @@ describe('an S3 store that is not reachable at start-up', () => {
     expect(again.status).toBe(200);
     expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
     expect((await upload(s, token, 'after', randomBytes(50_000))).status).toBe(200);
+    // with the store back, the next recovery removes the file and forgets the request
+    await s.runCleanup();
+    expect(count('pending_uploads')).toBe(0);
 
     const lines = storeLines(s);
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual(['Store not reachable; retrying in the background']);
