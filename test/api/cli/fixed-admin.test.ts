@@ -1,48 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { npmServe, projectRoot as root, running, waitFor } from '../../support/cli-run.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  stop: () => Promise<void>;
-}
-
-/** `npm run serve -- <file>` without its build step (the suite runs on a built tree). */
-const serve = (file: string): Run => {
-  const child = spawn('npm', ['run', '--ignore-scripts', '--silent', 'serve', '--', file], {
-    cwd: root,
-    detached: true,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    child,
-    out: () => out,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-      await exited;
-    },
-  };
-};
-
-const waitFor = async (what: () => RegExpExecArray | null, ms = 20_000): Promise<RegExpExecArray> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const m = what();
-    if (m) return m;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 const login = async (url: string, account: string, password: string) => {
   const res = await fetch(`${url}/api/v2/open/auth/login`, {
@@ -86,10 +47,9 @@ describe('a fixed login named admin on the headless server', () => {
   };
 
   const start = async (file: string) => {
-    const r = serve(file);
+    const r = npmServe([file], {});
     cleanups.push(() => r.stop());
-    const [, url] = await waitFor(() => /Pier is running at (http:\/\/\S+)\/app/.exec(r.out()));
-    return { r, url: url! };
+    return { r, url: await running(r) };
   };
 
   it('signs the fixed admin in on the first start and generates no admin of its own', async () => {

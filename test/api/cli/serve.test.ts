@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../support/cli-run.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = join(root, 'dist/server/cli.js');
@@ -23,16 +24,6 @@ const run = (cmd: string, args: string[], env: Record<string, string>): Run => {
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, out: () => out, err: () => err, exited };
-};
-
-const waitFor = async (what: () => RegExpExecArray | null, ms = 20_000): Promise<RegExpExecArray> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const m = what();
-    if (m) return m;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 
 describe('the headless server command', () => {

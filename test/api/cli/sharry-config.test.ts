@@ -1,60 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { npmServe, projectRoot as root, run, running, type CliRun as Run } from '../../support/cli-run.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = join(root, 'dist/server/cli.js');
 const fixture = (name: string) => join(root, 'test/fixtures/sharry', name);
 const K = 'service.restserver';
 
-interface Run {
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-  stop: () => Promise<void>;
-}
-
-/** `cmd args` in its own process group, with only PATH, HOME and `env` in its environment. */
-const run = (cmd: string, args: string[], env: Record<string, string>): Run => {
-  const child: ChildProcess = spawn(cmd, args, {
-    cwd: root,
-    detached: true,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    out: () => out,
-    err: () => err,
-    exited,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-      await exited;
-    },
-  };
-};
-
-/** `npm run serve` (without its build step: the suite runs on a built tree), with `args` after `--`. */
-const npmServe = (args: string[], env: Record<string, string>): Run =>
-  run('npm', ['run', '--ignore-scripts', '--silent', 'serve', ...(args.length > 0 ? ['--', ...args] : [])], env);
-
-const waitFor = async (what: () => RegExpExecArray | null, ms = 20_000): Promise<RegExpExecArray> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const m = what();
-    if (m) return m;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
-const running = (r: Run) => waitFor(() => /Pier is running at (http:\/\/\S+)\/app/.exec(r.out())).then((m) => m[1]!);
 
 describe('Sharry configuration files on the headless server', () => {
   const cleanups: Array<() => void | Promise<void>> = [];
