@@ -1,59 +1,84 @@
 /**
- * download: a 1 GiB file, full GET, through Pier against a minimal server
- * piping fs.createReadStream (1 MiB high-water mark) into the response,
- * alternating, 3 rounds; file-system and database stores.
+ * download: the file of BENCH_SIZE (1 GiB) with curl into /dev/null from
+ * nginx (sendfile), a plain Node server (1 MiB reads), and Pier with the
+ * file-system and the database store. Then ranges: 16 requests of 1/32 of the
+ * file each, spread over it, in one curl over one connection, from nginx and
+ * both Pier stores.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { drain, randomFile } from './lib/data.js';
-import { startPier } from './lib/pier.js';
-import { mbPerSecond, report, startNode } from './lib/process.js';
-import { tusUpload } from './lib/upload.js';
+import { basename, dirname } from 'node:path';
+import { NGINX_HINT, startNginx, startPlainFile, type Anchor } from './lib/anchors.js';
+import { curl, uploadClient } from './lib/clients.js';
+import type { Work } from './lib/data.js';
+import { startPier, type PierProcess } from './lib/pier.js';
+import type { Started } from './lib/process.js';
+import { formatSize, settings } from './lib/settings.js';
+import { runRounds, type Contender, type Scenario } from './lib/trials.js';
 
-const SIZE = Number(process.env['BENCH_DOWNLOAD_BYTES'] ?? 1024 ** 3);
-const ROUNDS = 3;
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const RANGES = 16;
 
-const timedGet = async (url: string, headers: Record<string, string>): Promise<number> => {
-  const started = performance.now();
-  const res = await fetch(url, { headers });
-  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
-  const n = await drain(res);
-  if (n !== SIZE) throw new Error(`GET ${url}: ${n} bytes instead of ${SIZE}`);
-  return mbPerSecond(n, performance.now() - started);
+/** Uploads `file` into a new share; returns the URL of its download. */
+const stored = async (pier: PierProcess, file: string): Promise<string> => {
+  const share = await pier.newShare();
+  const headers = { 'Service-Auth': pier.token };
+  await uploadClient({ protocol: 'tus', url: pier.tusUrl(share), headers, file, chunk: settings.chunk });
+  const [f] = await pier.files(share);
+  return `${pier.url}/api/v2/sec/share/${share}/file/${f!.id}`;
 };
 
-export const benchDownload = async (): Promise<void> => {
-  const work = mkdtempSync(join(tmpdir(), 'pier-bench-down-'));
+export const benchDownload = async (work: Work): Promise<{ full: Scenario; ranges: Scenario }> => {
+  const { size } = settings;
+  const file = work.file('big.bin', size);
+  const started: Started[] = [];
   try {
-    const file = join(work, 'big.bin');
-    randomFile(file, SIZE);
-    const plain = await startNode([here('./baselines/static-server.mjs'), file], /listening (\S+)/);
-    try {
-      for (const store of ['file-system', 'database'] as const) {
-        const pier = await startPier(store);
-        try {
-          const share = await pier.newShare();
-          const headers = { 'Service-Auth': pier.token };
-          await tusUpload(file, `${pier.url}/api/v2/sec/upload/${share}/files/tus`, headers);
-          const [f] = await pier.files(share);
-          const pierRates: number[] = [];
-          const plainRates: number[] = [];
-          for (let round = 0; round < ROUNDS; round++) {
-            pierRates.push(await timedGet(`${pier.url}/api/v2/sec/share/${share}/file/${f!.id}`, headers));
-            plainRates.push(await timedGet(plain.match[1]!, {}));
-          }
-          report(`download (${store} store)`, pierRates, plainRates, pier.peakRssMb());
-        } finally {
-          await pier.stop();
-        }
-      }
-    } finally {
-      await plain.stop();
-    }
+    const nginx = await startNginx(dirname(file), work.dir);
+    if (nginx) started.push(nginx);
+    else console.log(NGINX_HINT);
+    const plain = await startPlainFile(file);
+    started.push(plain);
+    const fs = await startPier('file-system', work.dir);
+    started.push(fs);
+    const db = await startPier('database', work.dir);
+    started.push(db);
+    const fsUrl = await stored(fs, file);
+    const dbUrl = await stored(db, file);
+    const auth = (p: PierProcess) => ({ 'Service-Auth': p.token });
+
+    const get = (name: string, server: Anchor | PierProcess | undefined, url: string, headers: Record<string, string> = {}): Contender => ({
+      name,
+      pid: server?.pid,
+      run: () => curl(url, headers, { bytes: size }),
+    });
+    const nginxUrl = nginx && `${nginx.url}/${basename(file)}`;
+    const full = await runRounds(
+      `download: ${formatSize(size)} with curl into /dev/null`,
+      'MiB/s',
+      [
+        get('nginx sendfile', nginx, nginxUrl ?? ''),
+        get('plain Node', plain, plain.url),
+        get('Pier fs', fs, fsUrl, auth(fs)),
+        get('Pier db', db, dbUrl, auth(db)),
+      ],
+      settings.rounds,
+    );
+
+    const part = Math.floor(size / (2 * RANGES));
+    const ranges = Array.from({ length: RANGES }, (_, i): [number, number] => {
+      const first = Math.floor((i * size) / RANGES);
+      return [first, first + part - 1];
+    });
+    const ranged = (name: string, server: Anchor | PierProcess | undefined, url: string, headers: Record<string, string> = {}): Contender => ({
+      name,
+      pid: server?.pid,
+      run: () => curl(url, headers, { ranges }),
+    });
+    const rangeScenario = await runRounds(
+      `download ranges: ${RANGES} ranges of ${formatSize(part)} spread over the file, one curl, one connection`,
+      'MiB/s',
+      [ranged('nginx sendfile', nginx, nginxUrl ?? ''), ranged('Pier fs', fs, fsUrl, auth(fs)), ranged('Pier db', db, dbUrl, auth(db))],
+      settings.rounds,
+    );
+    return { full, ranges: rangeScenario };
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    await Promise.all(started.map((s) => s.stop()));
   }
 };

@@ -1,14 +1,17 @@
 /**
- * Pier for the gateway benchmark, in its own process: a real server from a
- * config file (temp data dir, SQLite), the player gateway pointing at the
- * benchmark's daemon. Usage: tsx bench/gateway-pier.ts <daemon port> <access>;
- * prints its URL (and an admin token when access is not `open`).
+ * Pier for the gateway benchmark, in its own process: a real server built in
+ * `dist/` (`npm run build:server`) from a config file (temp data dir,
+ * SQLite), the player gateway pointing at the benchmark's daemon.
+ * Usage: tsx bench/gateway-pier.ts <daemon port> <access>; prints its URL
+ * (and an admin token when access is not `open`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../server/config/index.js';
-import { createServer } from '../server/index.js';
+
+const dist = (p: string) => new URL(`../dist/server/${p}`, import.meta.url).href;
+const { loadConfig } = (await import(dist('config/index.js'))) as typeof import('../server/config/index.js');
+const { createServer } = (await import(dist('index.js'))) as typeof import('../server/index.js');
 
 const [portArg, access = 'open'] = process.argv.slice(2);
 const dataDir = mkdtempSync(join(tmpdir(), 'pier-bench-'));

@@ -1,4 +1,5 @@
-// Baseline: @tus/server with @tus/file-store and nothing else.
+// Anchor: @tus/server with @tus/file-store and nothing else.
+// Usage: node bare-tus.mjs <dir>; the endpoint is /files.
 import { createServer } from 'node:http';
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';

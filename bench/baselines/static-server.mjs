@@ -1,4 +1,5 @@
-// Baseline: a file piped into the response, as plain as it gets.
+// Anchor: a file piped into the response with 1 MiB reads, as plain as Node
+// gets. Every path answers with the same file. Usage: node static-server.mjs <file>
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 

@@ -1,23 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export interface Started {
   child: ChildProcess;
+  /** the process id whose tree is measured */
+  pid: number;
   /** text the process printed so far */
   output(): string;
-  /** peak resident set size of the process so far, in MB (VmHWM) */
-  peakRssMb(): number;
   stop(): Promise<void>;
 }
 
-/** Starts a Node script and waits until its output matches `ready`. */
-export const startNode = async (args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<Started & { match: RegExpExecArray }> => {
-  const child = spawn(process.execPath, args, { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a program and waits until its output matches `ready`. */
+export const startProcess = async (
+  command: string,
+  args: string[],
+  ready: RegExp,
+  env: Record<string, string> = {},
+): Promise<Started & { match: RegExpExecArray }> => {
+  const child = spawn(command, args, { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready after 30 s:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${command} not ready after 30 s:\n${out}`)), 30_000);
     const check = () => {
       const m = ready.exec(out);
       if (m) {
@@ -27,45 +32,50 @@ export const startNode = async (args: string[], ready: RegExp, env: Record<strin
     };
     child.stdout!.on('data', check);
     child.stderr!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${out}`)));
   });
-  let peak = 0;
-  const peakRssMb = (): number => {
-    try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      peak = Math.max(peak, kb / 1024);
-    } catch {
-      // exited: keep the last reading
-    }
-    return peak;
-  };
-  return {
-    child,
-    match,
-    output: () => out,
-    peakRssMb,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        peakRssMb();
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
+  return { child, pid: child.pid!, match, output: () => out, stop: () => stopChild(child) };
 };
 
-export const mbPerSecond = (bytes: number, ms: number): number => bytes / (1024 * 1024) / (ms / 1000);
+/** Starts a Node script and waits until its output matches `ready`. */
+export const startNode = (args: string[], ready: RegExp, env: Record<string, string> = {}) =>
+  startProcess(process.execPath, args, ready, env);
 
-/** `<name>: ratio <r> (pier <a> MB/s, baseline <b> MB/s, peak RSS <m> MB)` */
-export const report = (name: string, pier: number[], baseline: number[], peakRss: number, extra = ''): number => {
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const p = mean(pier);
-  const b = mean(baseline);
-  const ratio = p / b;
-  console.log(
-    `${name}: ratio ${ratio.toFixed(2)} (pier ${p.toFixed(0)} MB/s, baseline ${b.toFixed(0)} MB/s, peak RSS ${peakRss.toFixed(0)} MB)${extra}`,
-  );
-  return ratio;
-};
+/** SIGTERM, then SIGKILL after 10 s. */
+export const stopChild = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+
+export const benchPath = (p: string): string => fileURLToPath(new URL(`../${p}`, import.meta.url));
+
+/**
+ * Runs a client program to its end in its own process; returns what it
+ * printed and the CPU seconds it used. The CPU time comes from the shell's
+ * `times` (user + system of its ended children), so the client needs no
+ * cooperation.
+ */
+export const runClient = (command: string, args: string[]): Promise<{ stdout: string; cpu: number }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', '"$@"; s=$?; echo "@times"; times; exit $s', 'sh', command, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const at = out.lastIndexOf('@times\n');
+      const stdout = at >= 0 ? out.slice(0, at) : out;
+      if (code !== 0) return reject(new Error(`${command} exited with ${code}: ${err.trim() || stdout.trim()}`));
+      // `times` prints the shell's own line, then its children's: `0m1.250s 0m0.310s`
+      const children = out.slice(at).trim().split('\n').pop() ?? '';
+      const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((s, m) => s + Number(m[1]) * 60 + Number(m[2]), 0);
+      resolve({ stdout, cpu });
+    });
+  });

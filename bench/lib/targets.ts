@@ -1,0 +1,132 @@
+/**
+ * The one table that ends `npm run bench`: every target as a ratio against
+ * an anchor of the same run (or an absolute bound), median of the rounds with
+ * the min–max of the per-round ratios, marked met / not met.
+ */
+import type { LoadResult } from '../load.bench.js';
+import { cpuPerGiB, fmt, median, printTable, rate, type Sample, type Scenario } from './trials.js';
+
+export interface Results {
+  upload?: Scenario;
+  download?: Scenario;
+  ranges?: Scenario;
+  zip?: Scenario;
+  small?: Scenario;
+  gateway?: Scenario;
+  load?: LoadResult;
+}
+
+export type Status = 'met' | 'not met' | 'not run' | 'no record';
+
+export interface Row {
+  key: string;
+  what: string;
+  /** the ratio (or the absolute value) that the target is about */
+  value?: number;
+  min?: number;
+  max?: number;
+  unit: '×' | 'MB' | 'ms' | '';
+  /** the number the target compares with */
+  bound?: number;
+  target: string;
+  status: Status;
+}
+
+type Metric = (s: Sample) => number;
+
+/** median(a) / median(b) with the range of the per-round ratios; undefined when either did not run */
+const ratio = (s: Scenario | undefined, a: string, b: string, metric: Metric) => {
+  const xs = s?.samples[a];
+  const ys = s?.samples[b];
+  if (!s || !xs?.length || !ys?.length) return undefined;
+  const rounds = xs.map((x, i) => metric(x) / metric(ys[i]!));
+  return { value: median(xs.map(metric)) / median(ys.map(metric)), min: Math.min(...rounds), max: Math.max(...rounds) };
+};
+
+/** Ratio rows that must stay where an earlier run (BENCH_BASELINE) had them, within 10 %. */
+const UNCHANGED = 0.9;
+
+export const targetRows = (r: Results, baseline: Row[] | undefined): Row[] => {
+  const rows: Row[] = [];
+  const speed = (s: Scenario | undefined): Metric => (x) => rate(x, s?.unit ?? 'MiB/s');
+  const atLeast = (key: string, what: string, s: Scenario | undefined, a: string, b: string, bound: number, metric = speed(s)) => {
+    const q = ratio(s, a, b, metric);
+    rows.push({ key, what, ...q, unit: '×', bound, target: `≥ ${bound.toFixed(1)}×`, status: !q ? 'not run' : q.value >= bound ? 'met' : 'not met' });
+  };
+  const unchanged = (key: string, what: string, s: Scenario | undefined, a: string, b: string) => {
+    const q = ratio(s, a, b, speed(s));
+    const before = baseline?.find((x) => x.key === key)?.value;
+    const target = before === undefined ? 'unchanged (no BENCH_BASELINE)' : `≥ ${(before * UNCHANGED).toFixed(2)}× (recorded ${before.toFixed(2)}× − 10 %)`;
+    const status: Status = !q ? 'not run' : before === undefined ? 'no record' : q.value >= before * UNCHANGED ? 'met' : 'not met';
+    rows.push({ key, what, ...q, unit: '×', ...(before === undefined ? {} : { bound: before * UNCHANGED }), target, status });
+  };
+
+  atLeast('upload-fs-bare', 'upload, Pier fs / bare @tus/server', r.upload, 'Pier fs', 'bare @tus/server', 1.0);
+  atLeast('upload-fs-sink', 'upload, Pier fs / raw sink', r.upload, 'Pier fs', 'raw sink', 0.8);
+  const cpu = ratio(r.upload, 'Pier fs', 'raw sink', cpuPerGiB);
+  rows.push({
+    key: 'upload-fs-cpu',
+    what: 'upload, server CPU per GiB, Pier fs / raw sink',
+    ...cpu,
+    unit: '×',
+    bound: 1.5,
+    target: '≤ 1.5×',
+    status: !cpu ? 'not run' : cpu.value <= 1.5 ? 'met' : 'not met',
+  });
+  atLeast('upload-db-sink', 'upload, Pier db / raw sink', r.upload, 'Pier db', 'raw sink', 0.5);
+  atLeast('download-fs-nginx', 'download, Pier fs / nginx sendfile', r.download, 'Pier fs', 'nginx sendfile', 1.0);
+  atLeast('download-db-nginx', 'download, Pier db / nginx sendfile', r.download, 'Pier db', 'nginx sendfile', 0.6);
+  unchanged('ranges-fs-nginx', 'ranges, Pier fs / nginx sendfile', r.ranges, 'Pier fs', 'nginx sendfile');
+  unchanged('ranges-db-nginx', 'ranges, Pier db / nginx sendfile', r.ranges, 'Pier db', 'nginx sendfile');
+  atLeast('zip-archiver', 'ZIP, Pier fs / archiver STORE', r.zip, 'Pier fs', 'archiver STORE', 1.0);
+  unchanged('zip-unchanged', 'ZIP, Pier fs / archiver STORE, against the record', r.zip, 'Pier fs', 'archiver STORE');
+  atLeast('small-fs-bare', 'small files, Pier fs / bare @tus/server (files/s)', r.small, 'Pier fs', 'bare @tus/server', 1.0);
+
+  // memory: the highest peak of any Pier trial of the transfer scenarios
+  const pier = [r.upload, r.download, r.ranges, r.zip, r.small].flatMap((s) =>
+    Object.entries(s?.samples ?? {})
+      .filter(([name]) => name.startsWith('Pier'))
+      .flatMap(([name, xs]) => xs.map((x) => ({ rss: x.rssMb, where: `${s!.title.split(':')[0]}, ${name}` }))),
+  );
+  const worst = pier.reduce<{ rss: number; where: string } | undefined>((w, x) => (!w || x.rss > w.rss ? x : w), undefined);
+  rows.push({
+    key: 'rss-transfers',
+    what: `peak RSS of Pier, highest trial${worst ? ` (${worst.where})` : ''}`,
+    value: worst?.rss,
+    unit: 'MB',
+    bound: 150,
+    target: '< 150 MB',
+    status: !worst ? 'not run' : worst.rss < 150 ? 'met' : 'not met',
+  });
+  const load = r.load;
+  rows.push({ key: 'load-rss', what: 'load, peak RSS of Pier', value: load?.rssMb, unit: 'MB', target: '< 250 MB', status: !load ? 'not run' : load.rssMb < 250 ? 'met' : 'not met' });
+  rows.push({ key: 'load-errors', what: 'load, errors', value: load?.errors, unit: '', target: '0', status: !load ? 'not run' : load.errors === 0 ? 'met' : 'not met' });
+
+  atLeast('gateway-forwarder', 'gateway, Pier / forwarder (req/s)', r.gateway, 'Pier', 'forwarder', 0.7);
+  const p99 = r.gateway?.samples['Pier']?.map((x) => x.p99 ?? NaN);
+  const p99Median = p99?.length ? median(p99) : undefined;
+  rows.push({
+    key: 'gateway-p99',
+    what: 'gateway, Pier p99 latency',
+    value: p99Median,
+    ...(p99?.length ? { min: Math.min(...p99), max: Math.max(...p99) } : {}),
+    unit: 'ms',
+    bound: 10,
+    target: '< 10 ms',
+    status: p99Median === undefined ? 'not run' : p99Median < 10 ? 'met' : 'not met',
+  });
+  return rows;
+};
+
+export const printTargets = (rows: Row[]): void => {
+  const show = (r: Row) => {
+    if (r.value === undefined) return '–';
+    // a value that rounds onto its bound gets one more digit, so "0.70× not met" cannot happen
+    const shown = r.unit === '' ? String(r.value) : fmt(r.value);
+    const num = r.bound !== undefined && Number(shown) === Number(fmt(r.bound)) && r.value !== r.bound ? r.value.toFixed(3) : shown;
+    const v = `${num}${r.unit === '×' ? '×' : r.unit ? ` ${r.unit}` : ''}`;
+    return r.min === undefined ? v : `${v} [${fmt(r.min)}–${fmt(r.max!)}]`;
+  };
+  console.log('\nTargets: median of the rounds [min–max of the per-round ratios]');
+  printTable(['', 'measured', 'target', ''], rows.map((r) => [r.what, show(r), r.target, r.status]));
+};
