@@ -90,8 +90,9 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     log: authLog,
   });
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
-  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts') });
-  const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup });
+  const { passwordMinLength } = config.backend.auth;
+  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts'), passwordMinLength });
+  const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup, passwordMinLength });
   // what multipart requests of a killed server left behind goes before anyone sees it;
   // with a store not reachable, the cleanup job's periodic recovery finishes the job
   const pending = createPendingUploads({ db: db.db, stores, clock, log: log.child('uploads') });

@@ -1,3 +1,5 @@
+import type { ResultCode } from './result.js';
+
 /**
  * The closed set of error codes Pier knows. Core code throws `AppError` for
  * failures that stop a request (access, missing entities, bad input); business
@@ -34,6 +36,8 @@ export interface AppErrorOptions {
   retryAfterSeconds?: number;
   /** extra response headers, e.g. `Tus-Max-Size` */
   headers?: Record<string, string>;
+  /** the answer's `code` when it says more than the error code (default: see `error-mapping.ts`) */
+  reason?: ResultCode;
   cause?: unknown;
 }
 
@@ -42,6 +46,7 @@ export class AppError extends Error {
   readonly field: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly headers: Record<string, string>;
+  readonly reason: ResultCode | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -50,6 +55,7 @@ export class AppError extends Error {
     this.field = options.field;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.headers = options.headers ?? {};
+    this.reason = options.reason;
   }
 }
 

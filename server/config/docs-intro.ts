@@ -105,6 +105,7 @@ What is renamed:
 | \`SHARRY_CONFIG_FILE\` | \`SERVICE_CONFIG_FILE\` |
 | headers \`Sharry-Auth\`, \`Sharry-Alias\`, \`Sharry-Password\`, \`Sharry-File-*\` | \`Service-Auth\`, \`Service-Alias\`, \`Service-Password\`, \`Service-File-*\` |
 | cookie \`sharry_auth\` | \`service_auth\` |
+| \`webapp.auto-publish-enabled\` | \`webapp.publish-on-upload\` (Sharry's name still decides it when set, with a warning saying to rename it) |
 
 A few of Sharry's variables do not follow its own naming rule; Pier's all do, and a
 \`SERVICE_\` variable that matches no key is reported with the closest name:
@@ -139,6 +140,7 @@ have no effect.
 
 Defaults that differ from Sharry's: the database (\`jdbc:sqlite:<data-dir>/pier.db\`), the
 server secret (generated), the fixed login (none), the names in texts (\`app-name\`,
-\`list-id\` and the mail templates say Pier), and the predefined stores and OAuth providers
-(see below). A file that sets these keys keeps its values.
+\`list-id\` and the mail templates say Pier), publishing a share as its upload ends
+(\`publish-on-upload\`, on; Sharry's \`auto-publish-enabled\` is off), and the predefined stores
+and OAuth providers (see below). A file that sets these keys keeps its values.
 `;

@@ -8,8 +8,10 @@ import { availableParallelism } from 'node:os';
 import { formatDuration as fmt } from '../common/durations.js';
 import { formatSize } from '../common/sizes.js';
 import { parseIpRanges } from '../common/ip-ranges.js';
+import { coerceLeaf } from './coerce.js';
 import { envName, showKey } from './paths.js';
 import type { Issues } from './resolve.js';
+import { bool } from './spec-kit.js';
 import type { SpecValue } from './spec.js';
 
 const key = (path: string): string => showKey(path.split('.'));
@@ -90,6 +92,19 @@ const checkWebapp = (c: SpecValue, r: Report): void => {
   w.defaultLanguage = languages.includes(language) ? language : 'gb';
   if (w.defaultTimezone !== '' && !isTimeZone(w.defaultTimezone))
     r.err('webapp.default-timezone', `unknown time zone ${JSON.stringify(w.defaultTimezone)}`);
+  checkSharryPublish(w, r);
+};
+
+/** A configured `auto-publish-enabled` (Sharry's name) decides `publish-on-upload`, and is warned about. */
+const checkSharryPublish = (w: SpecValue['webapp'], r: Report): void => {
+  if (w.autoPublishEnabled.trim() === '') return;
+  const parsed = coerceLeaf(bool(false, ''), w.autoPublishEnabled);
+  if (!parsed.ok) return r.err('webapp.auto-publish-enabled', `${parsed.problem}, got ${JSON.stringify(w.autoPublishEnabled)}`);
+  w.publishOnUpload = parsed.value as boolean;
+  r.warn(
+    'webapp.auto-publish-enabled',
+    `is Sharry's name for ${key('webapp.publish-on-upload')}; its value (${w.publishOnUpload}) is used for that key, so rename it`,
+  );
 };
 
 const isTimeZone = (tz: string): boolean => {
@@ -157,6 +172,9 @@ const oauthRequired = {
 const checkAuth = (c: SpecValue, r: Report): void => {
   const a = c.backend.auth;
   checkFixed(a.fixed, r);
+  const chars = [...a.fixed.password].length;
+  if (a.fixed.enabled && chars > 0 && chars < a.passwordMinLength)
+    r.err('backend.auth.fixed.password', `has ${chars} characters, fewer than ${key('backend.auth.password-min-length')} (${a.passwordMinLength})`);
   for (const [mod, m] of [['http', a.http], ['http-basic', a.httpBasic]] as const) {
     if (!/^[A-Za-z]+$/.test(m.method)) r.err(`backend.auth.${mod}.method`, `expected an HTTP method, got ${JSON.stringify(m.method)}`);
     m.method = m.method.toUpperCase();

@@ -105,15 +105,23 @@ const webapp = group(
       { min: 0 },
     ),
     'welcome-message': optional('', 'Markdown shown on the login page'),
-    'default-language': str('gb', 'Language of the client: `gb`, `de`, `es`, `fr`, `it`, or `cz`, `br`, `ja` (shown in English until translated); anything else falls back to `gb`'),
+    'default-language': str('gb', 'Language of the client for visitors who have not chosen one and whose browser names none of its languages: `gb`, `de`, `es`, `fr`, `it`, or `cz`, `br`, `ja` (shown in English until translated); anything else falls back to `gb`'),
     'auth-renewal': duration('4 minutes', 'Interval for fetching a new token; at least 30 seconds below `backend.auth.session-valid`', { min: 1 }),
     'initial-page': oneOf(['home', 'uploads', 'share'], 'home', 'Page shown after login'),
     'default-validity': duration('7 days', 'Preselected validity of a new share; at most `backend.share.max-validity`', { min: 1 }),
-    'initial-theme': oneOf(['light', 'dark'], 'light', 'Theme for new visitors'),
+    'initial-theme': oneOf(['light', 'dark'], 'light', 'Theme for visitors who have not chosen one and whose browser does not ask for dark'),
     'oauth-auto-redirect': bool(true, 'When a single OAuth provider (or only proxy auth) is configured, skip the login page'),
     'custom-head': optional('', 'HTML for the head section, or the path of a local file holding it; empty: the default favicons'),
     'default-timezone': optional('', 'IANA time zone for dates in the client; empty: UTC'),
-    'auto-publish-enabled': bool(false, 'Publish a share right after its upload finishes'),
+    'publish-on-upload': bool(
+      true,
+      'Publish a new share as its upload finishes, so its owner gets the link at once (each user can turn this off for their browser in the settings)',
+    ),
+    'auto-publish-enabled': optional(
+      '',
+      "Sharry's name for `publish-on-upload`: when a file or the environment sets it (`true` or `false`), its value is used for `publish-on-upload`, with a warning",
+      { shownDefault: 'not set' },
+    ),
   },
   'Web client (`webapp`)',
 );
@@ -142,6 +150,11 @@ const auth = group(
     ),
     'session-valid': duration('8 minutes', 'Token lifetime', { min: 1 }),
     'session-max': duration('7 days', 'Renewal never extends a session beyond this time from its login', { min: 1 }),
+    'password-min-length': int(
+      8,
+      'Fewest characters of a password set through sign-up, the admin pages or the settings; also of the `fixed` login password (start-up refuses a shorter one)',
+      { min: 1, max: 1024 },
+    ),
     fixed: group('A fixed admin account from the configuration', {
       enabled: bool(false, 'Enable the module'),
       user: optional('', 'Login of the admin account'),

@@ -97,7 +97,9 @@ export interface Config {
     oauthAutoRedirect: boolean;
     customHead: string;
     defaultTimezone: string;
-    autoPublishEnabled: boolean;
+    publishOnUpload: boolean;
+    /** Sharry's name for `publishOnUpload` as configured, `''` when not set; already applied to `publishOnUpload` */
+    autoPublishEnabled: string;
   };
   backend: {
     auth: {
@@ -105,6 +107,7 @@ export interface Config {
       serverSecret: Uint8Array;
       sessionValid: number;
       sessionMax: number;
+      passwordMinLength: number;
       fixed: LoginModuleBase & { user: string; password: string };
       http: LoginModuleBase & { url: string; method: string; body: string; contentType: string };
       httpBasic: LoginModuleBase & { url: string; method: string };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ErrorRequestHandler } from 'express';
 import { AppError, type ErrorCode } from '../common/errors.js';
 import type { Logger } from '../common/log.js';
+import type { BasicResult, ResultCode } from '../common/result.js';
 import { isStorageFull } from '../common/storage-full.js';
 import { isUnavailable } from '../common/unavailable.js';
 import { drain } from './drain.js';
@@ -24,6 +25,31 @@ export const statusOf: Record<ErrorCode, number> = {
   unavailable: 502,
   timeout: 504,
 };
+
+/** The `code` of an error's answer, unless the error names a more specific reason. */
+export const resultCodeOf: Record<ErrorCode, ResultCode> = {
+  'bad-request': 'error.bad-request',
+  unauthenticated: 'auth.failed',
+  'password-required': 'share.password-required',
+  forbidden: 'error.forbidden',
+  'password-wrong': 'share.password-wrong',
+  'not-found': 'error.not-found',
+  conflict: 'error.conflict',
+  'too-large': 'error.too-large',
+  'range-not-satisfiable': 'error.range-not-satisfiable',
+  'domain-check': 'error.domain-check',
+  'storage-full': 'error.storage-full',
+  'rate-limited': 'error.rate-limited',
+  internal: 'error.internal',
+  unavailable: 'error.unavailable',
+  timeout: 'error.timeout',
+};
+
+/** The generic result answering a known error. */
+export const errorResult = (e: AppError): BasicResult => ({ success: false, message: e.message, code: e.reason ?? resultCodeOf[e.code] });
+
+/** The generic result of an unexpected failure. */
+export const internalErrorResult = (message = 'An unexpected error occurred.'): BasicResult => ({ success: false, message, code: 'error.internal' });
 
 interface BodyParserError {
   type?: string;
@@ -90,7 +116,7 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, re
     if (known.code === 'rate-limited' && known.retryAfterSeconds) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     if (known.code === 'password-required') res.setHeader('WWW-Authenticate', 'Service realm="share"');
     if (status >= 500) log.error(known.message, { path: req.path, code: known.code, cause: known.cause === undefined ? undefined : String(known.cause) });
-    res.status(status).json({ success: false, message: known.message });
+    res.status(status).json(errorResult(known));
     return;
   }
   const errorId = randomBytes(6).toString('hex');
@@ -100,6 +126,6 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, re
     path: req.path,
     error: err instanceof Error ? { message: err.message, stack: err.stack } : String(err),
   });
-  res.status(500).json({ success: false, message: `An unexpected error occurred (error id ${errorId}).` });
+  res.status(500).json(internalErrorResult(`An unexpected error occurred (error id ${errorId}).`));
   void next;
 };

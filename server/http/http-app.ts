@@ -6,6 +6,7 @@ import { errorHandler } from './error-mapping.js';
 import type { HttpDeps, RouteModule } from './http-deps.js';
 import { loadOpenApi, OpenApiRouter } from './openapi.js';
 import { accountRoutes } from './routes/accounts.routes.js';
+import { addressRoutes } from './routes/addresses.routes.js';
 import { aliasGuestRoutes, requireAlias } from './routes/alias-guest.routes.js';
 import { aliasRoutes } from './routes/aliases.routes.js';
 import { coverPathRewrite, coverRoutes } from './routes/covers.routes.js';
@@ -29,6 +30,7 @@ import { isRefusedCrossOrigin, refuseCrossOrigin, requireAdmin, requireUser } fr
 
 const routeModules: RouteModule[] = [
   infoRoutes,
+  addressRoutes,
   authRoutes,
   signupRoutes,
   settingsRoutes,
@@ -91,7 +93,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.get('/', (_req, res) => {
     res.redirect(303, '/app');
   });
-  app.use('/app', webAppRouter(deps.config, deps.links));
+  app.use('/app', webAppRouter(deps.config, deps.links, (pid) => deps.shares.linkPreview(pid)));
   app.use('/custom', customRouter(deps.config.customContent));
 
   app.use((_req, _res, next) => {

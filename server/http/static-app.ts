@@ -3,7 +3,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import type { Config } from '../config/types.js';
+import type { LinkPreview } from '../core/shares/link-preview.js';
 import type { Links } from './client-origin.js';
+import { isPreviewAgent, openGraphTags, previewPage } from './open-graph.js';
 
 /** The built web client: `dist/renderer` seen from the sources or from the compiled server. */
 const rendererDir = (): string | undefined =>
@@ -30,10 +32,7 @@ export const customHeadHtml = (value: string): string => {
 };
 
 /** index.html with `extra` inserted before `</head>`. */
-const indexPage = (dir: string, extra: string): string => {
-  const html = readFileSync(`${dir}/index.html`, 'utf8');
-  return extra ? html.replace('</head>', `${extra}\n</head>`) : html;
-};
+const withHead = (html: string, extra: string): string => (extra ? html.replace('</head>', () => `${extra}\n</head>`) : html);
 
 /** Sources the configuration adds to the policy. */
 export interface PolicySources {
@@ -121,13 +120,20 @@ export const contentSecurityPolicy = (extra: PolicySources, host?: string): stri
 /**
  * `/app` and every path below it answer the single-page app; files that exist
  * in the build (scripts, styles, images) are served as they are. Every answer
- * carries the policy and `X-Frame-Options: DENY`.
+ * carries the policy and `X-Frame-Options: DENY`. A share link
+ * (`/app/open/<pid>`) carries Open Graph tags from `preview`, which counts no
+ * view; link-preview fetchers get the tags alone, without the app.
  */
-export const webAppRouter = (config: { webapp: Pick<Config['webapp'], 'customHead' | 'appIcon' | 'appIconDark' | 'appLogo' | 'appLogoDark'> }, links: Links): Router => {
+export const webAppRouter = (
+  config: { webapp: Pick<Config['webapp'], 'customHead' | 'appIcon' | 'appIconDark' | 'appLogo' | 'appLogoDark' | 'appName' | 'defaultTimezone'> },
+  links: Links,
+  preview: (publishId: string) => Promise<LinkPreview | null> = async () => null,
+): Router => {
   const r = express.Router();
   const dir = rendererDir();
   const head = customHeadHtml(config.webapp.customHead);
-  const page = dir ? indexPage(dir, head) : notBuilt;
+  const html = dir ? readFileSync(`${dir}/index.html`, 'utf8') : undefined;
+  const page = html ? withHead(html, head) : notBuilt;
   const { appIcon, appIconDark, appLogo, appLogoDark } = config.webapp;
   const extra = customHeadSources(head);
   for (const url of [appIcon, appIconDark, appLogo, appLogoDark]) {
@@ -141,6 +147,22 @@ export const webAppRouter = (config: { webapp: Pick<Config['webapp'], 'customHea
     next();
   });
   if (dir) r.use(express.static(dir, { index: false }));
+  r.get('/open/:pid', async (req, res) => {
+    const pid = String(req.params['pid']);
+    const url = `${links.baseUrl(req)}/app/open/${encodeURIComponent(pid)}`;
+    // the page itself must load even when the database does not answer: then the tags are generic
+    const known = /^[A-Za-z0-9_@.-]{1,254}$/.test(pid) ? await preview(pid).catch(() => null) : null;
+    const ctx = { appName: config.webapp.appName, url, timeZone: config.webapp.defaultTimezone };
+    res.setHeader('Cache-Control', 'no-cache');
+    res.vary('User-Agent');
+    if (isPreviewAgent(req.get('user-agent'))) {
+      res.type('html').send(previewPage(known, ctx));
+      return;
+    }
+    const tags = openGraphTags(known, ctx);
+    // the administrator's head keeps its place at the end of the head
+    res.type('html').send(html ? withHead(html, head ? `${tags}\n${head}` : tags) : page);
+  });
   r.get('/{*rest}', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(page);

@@ -21,7 +21,8 @@ import type { PlayerSession } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
 import { requestToken } from './request-context.js';
 import { playerAccessCheck, playerCaller } from './routes/player-access.js';
-import { statusOf } from './error-mapping.js';
+import { errorResult, internalErrorResult, statusOf } from './error-mapping.js';
+import { forbidden, notFound, unauthenticated } from '../common/errors.js';
 import { crossOriginWithCookie } from './zones.js';
 
 export interface PlayerSockets {
@@ -148,7 +149,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const m = pathPattern.exec(req.url ?? '');
     if (!m) {
-      refuse(socket, 404, { success: false, message: 'The requested resource was not found.' });
+      refuse(socket, 404, errorResult(notFound('The requested resource')));
       return;
     }
     const gateway = deps.player?.gateway;
@@ -159,20 +160,20 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       id = '';
     }
     if (!deps.config.player.enabled || !gateway || !gateway.has(id)) {
-      refuse(socket, 404, { success: false, message: `The player connection '${id}' was not found.` });
+      refuse(socket, 404, errorResult(notFound(`The player connection '${id}'`)));
       return;
     }
     const token = requestToken(req);
     const open = deps.config.player.access === 'open';
     const { claims: checked, refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
     if (status === 401) {
-      refuse(socket, 401, { success: false, message: 'Authentication failed.' });
+      refuse(socket, 401, errorResult(unauthenticated()));
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
     const foreignCookie = crossOriginWithCookie(req, deps.links);
     if (status === 403 || (!open && foreignCookie)) {
-      refuse(socket, 403, { success: false, message: 'Access denied.' });
+      refuse(socket, 403, errorResult(forbidden()));
       return;
     }
     // With open access a foreign page still gets in, but as an anonymous user, never with the visitor's account.
@@ -245,7 +246,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       socket.on('error', () => socket.destroy());
       handle(req, socket, head).catch((e: unknown) => {
         log.error('Player WebSocket upgrade failed', { error: String(e) });
-        if (!socket.destroyed) refuse(socket, 500, { success: false, message: 'An unexpected error occurred.' });
+        if (!socket.destroyed) refuse(socket, 500, internalErrorResult());
       });
     },
     close() {

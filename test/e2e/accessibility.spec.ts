@@ -60,10 +60,10 @@ test('public pages: login, recipient (password and files), guest, not found', as
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   });
 
-  await page.goto(`/app/open/${pid}?view=2`);
+  await page.goto(`/app/open/${pid}`);
   await check(page, 'recipient', async () => {
     await expect(page.locator('[data-test=open-title]')).toBeVisible();
-    await expect(page.locator('[data-test=file-cards] img')).toBeVisible();
+    await expect(page.locator('[data-test=photo-grid] img')).toBeVisible();
   });
 
   await page.goto(`/app/open/${lockedPid}`);

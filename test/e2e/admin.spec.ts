@@ -16,7 +16,7 @@ test('an admin creates and disables an account; the disabled account cannot sign
   await page.getByLabel('E-mail').fill('ann@example.org');
   await page.locator('#account-password').fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('status')).toContainText('Account successfully created.');
+  await expect(page.getByRole('status')).toContainText('Account created.');
   await expect(page).toHaveURL(/\/app\/account\/(?!new)[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(login);
 
@@ -26,7 +26,7 @@ test('an admin creates and disables an account; the disabled account cannot sign
   // ...until the admin disables it.
   await page.getByLabel('State').selectOption('Disabled');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('status')).toContainText('Account successfully modified.');
+  await expect(page.getByRole('status')).toContainText('Account saved.');
   await screenshotsLightDark(page, 'admin-account-edit', { axe: true });
 
   await page.getByRole('link', { name: 'All accounts' }).click();
@@ -66,7 +66,7 @@ test('a user changes the e-mail and the time zone on the settings page', async (
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await page.getByLabel('E-mail', { exact: true }).fill('me@example.org');
   await page.getByRole('button', { name: 'Save e-mail' }).click();
-  await expect(page.getByRole('status')).toContainText('E-Mail successfully changed.');
+  await expect(page.getByRole('status')).toContainText('E-mail address saved.');
 
   await page.getByLabel('Find a time zone').fill('tokyo');
   await page.locator('#tz-select').selectOption('Asia/Tokyo');

@@ -68,6 +68,7 @@ test('the owner and the recipient pages run under the policy without violations'
   const rp = await recipient.newPage();
   await rp.goto(`${server.url}/app/open/${pid}`);
   await expect(rp.locator('[data-test=open-title]')).toHaveText('Policy');
+  await rp.locator('li[data-file="photo.png"] [data-test=file-menu]').click();
   await rp.locator('li[data-file="photo.png"] [data-test=toggle-preview]').click();
   await expect.poll(() => rp.locator('li[data-file="photo.png"] [data-test=preview] img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(96);
   await recipient.close();

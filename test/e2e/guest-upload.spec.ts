@@ -65,10 +65,10 @@ test('the owner sees the guest upload in the share list with the alias name', as
   await expect(table).toBeVisible();
   // On a phone the alias column is hidden; the share page names the alias.
   await table.getByRole('link').first().click();
-  await expect(page.getByText('Uploaded through the alias page “Inbox”.')).toBeVisible();
+  await expect(page.getByText('Uploaded through the upload link “Inbox”.')).toBeVisible();
 });
 
 test('an unknown alias gets a friendly page', async ({ page }) => {
   await page.goto('/app/share/no-such-alias');
-  await expect(page.locator('[data-test=guest-gone]')).toContainText('Upload page not available');
+  await expect(page.locator('[data-test=guest-gone]')).toContainText('Upload link not available');
 });

@@ -1,26 +1,9 @@
 // The player page against a real music player daemon (test/support/mpd.ts): it shows
 // the current song after play, reorders the queue, opens an album with its cover, and
 // follows changes made by another client over the WebSocket, without reloading.
-import type { MpdInstance } from '../support/mpd.js';
-import { startMpd } from '../support/mpd.js';
-import { playerConfig } from '../support/mpd-server.js';
-import type { Json } from '../support/server.js';
-import { expect, test as base } from './fixtures.js';
+import { expect } from './fixtures.js';
 import { screenshotsLightDark } from './page-checks.js';
-
-const test = base.extend<object, { mpd: MpdInstance }>({
-  mpd: [
-    // Playwright reads the fixtures a function needs from its destructuring pattern: none here.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const mpd = await startMpd();
-      await use(mpd);
-      await mpd.dispose();
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
-  serverConfig: [async ({ mpd }, use) => use(playerConfig(mpd) as Json), { scope: 'worker' }],
-});
+import { test } from './player-fixtures.js';
 
 test.beforeEach(({ mpd }) => {
   mpd.mpc('stop');

@@ -1,7 +1,9 @@
-// The server's default language and theme apply until the user chooses otherwise.
+// The server's default language and theme apply until the user chooses otherwise: to a
+// browser whose languages the client does not have, and whose colour scheme is light
+// (what browsers report when their user never chose; only dark counts as a wish).
 import { expect, test } from './fixtures.js';
 
-test.use({ serverConfig: { webapp: { 'default-language': 'de', 'initial-theme': 'dark' } } });
+test.use({ serverConfig: { webapp: { 'default-language': 'de', 'initial-theme': 'dark' } }, locale: 'sv-SE', colorScheme: 'light' });
 
 test('server defaults German and dark apply until the user chooses', async ({ page }) => {
   await page.goto('/app/login');

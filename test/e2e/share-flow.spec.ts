@@ -1,11 +1,12 @@
 // An owner creates a share with two files (one of 30 MiB), pauses and resumes the
-// upload, publishes the share and copies its link; a recipient in another browser
+// upload, publishes the share on its page (publish-on-upload is off here), which lands
+// on the "Ready to send" panel with the link copied; a recipient in another browser
 // context opens the link, is asked for the password, previews the image, downloads
 // a file (bytes compared) and the ZIP.
 import { downloadedBytes, MiB, pngImage, randomFile, sha256, throttleUpload, unzip } from './helpers.js';
 import { expect, test } from './fixtures.js';
 
-test.use({ serverConfig: { webapp: { 'chunk-size': '4M' } } });
+test.use({ serverConfig: { webapp: { 'chunk-size': '4M', 'publish-on-upload': false } } });
 
 test('owner shares two files with pause/resume; recipient unlocks, previews and downloads', async ({ userPage: page, browser, api, user, server }) => {
   test.setTimeout(120_000);
@@ -49,9 +50,11 @@ test('owner shares two files with pause/resume; recipient unlocks, previews and 
   await expect(page.locator('[data-test=share-state]')).toHaveAttribute('data-state', 'unpublished');
   await page.locator('[data-test=publish]').click();
   await expect(page.locator('[data-test=share-state]')).toHaveAttribute('data-state', 'published');
-  await page.locator('[data-test=tab-link]').click();
+  await expect(page.locator('#panel-link [data-test=link-copied]')).toBeVisible();
   const link = await page.locator('[data-test=share-link]').inputValue();
   expect(link).toMatch(new RegExp(`^${server.url}/app/open/[A-Za-z0-9_-]+$`));
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.locator('#panel-link [data-test=copy]').click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
   await expect(page.locator('[data-test=qr]')).toBeVisible();
@@ -75,8 +78,9 @@ test('owner shares two files with pause/resume; recipient unlocks, previews and 
   await rp.getByRole('button', { name: 'Show the files' }).click();
   await expect(rp.locator('[data-test=open-title]')).toHaveText('Holiday files');
 
-  // Preview the image.
+  // Preview the image (from the file's menu).
   const photo = rp.locator('li[data-file="photo.png"]');
+  await photo.locator('[data-test=file-menu]').click();
   await photo.locator('[data-test=toggle-preview]').click();
   const img = photo.locator('[data-test=preview] img');
   await expect(img).toBeVisible();

@@ -66,7 +66,7 @@ export const shareDetail = async (s: TestServer, token: string, shareId: string)
 /** Publishes and returns the publish id. */
 export const publish = async (s: TestServer, token: string, shareId: string, reuseId = true): Promise<string> => {
   const res = await s.request('POST', `/api/v2/sec/share/${shareId}/publish`, { reuseId }, { token });
-  expect(res.body, res.text).toEqual({ success: true, message: 'Share published.' });
+  expect(res.body, res.text).toEqual({ success: true, message: 'Share published.', code: 'share.published' });
   const d = await shareDetail(s, token, shareId);
   return d.publishInfo!.id;
 };

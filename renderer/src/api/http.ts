@@ -1,12 +1,14 @@
 // The one HTTP helper of the web client: JSON in, JSON out, the session token in
 // the `Service-Auth` header, errors as `ApiError` with the status and the server's message.
 
-/** A failed API call: the HTTP status and the server's message (or the status text). */
+/** A failed API call: the HTTP status, the server's message (or the status text) and its result code. */
 export class ApiError extends Error {
   constructor(
-    /** HTTP status; 200 for a business failure (`{success:false, message}`), 0 for a network failure */
+    /** HTTP status; 200 for a business failure (`{success:false, message, code}`), 0 for a network failure */
     readonly status: number,
     message: string,
+    /** the server's result code (e.g. `share.password-wrong`); undefined when the answer had none */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -79,15 +81,17 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   const data: unknown = text === '' ? undefined : parseJson(text);
   if (!response.ok) {
     if (response.status === 401 && !options.noAuthRedirect && securedPath.test(path)) hooks.onUnauthorized();
-    throw new ApiError(response.status, messageOf(data) ?? `${response.status} ${response.statusText}`.trim());
+    throw new ApiError(response.status, messageOf(data) ?? `${response.status} ${response.statusText}`.trim(), codeOf(data));
   }
   return data as T;
 }
 
-/** A generic result of the server: `{success, message}` plus route-specific fields. */
+/** A generic result of the server: `{success, message, code}` plus route-specific fields. */
 export interface BasicResult {
   success: boolean;
   message: string;
+  /** the outcome as a machine code; Sharry-compatible servers may leave it out */
+  code?: string;
 }
 
 /**
@@ -96,7 +100,7 @@ export interface BasicResult {
  */
 export async function apiResult<T extends BasicResult = BasicResult>(path: string, options: RequestOptions = {}): Promise<T> {
   const result = await apiFetch<T>(path, options);
-  if (!result.success) throw new ApiError(200, result.message);
+  if (!result.success) throw new ApiError(200, result.message, result.code);
   return result;
 }
 
@@ -107,6 +111,10 @@ function parseJson(text: string): unknown {
     // Error pages from a proxy in front of the server are often plain text or HTML.
     return text;
   }
+}
+
+function codeOf(data: unknown): string | undefined {
+  return typeof data === 'object' && data !== null && 'code' in data && typeof data.code === 'string' ? data.code : undefined;
 }
 
 function messageOf(data: unknown): string | undefined {

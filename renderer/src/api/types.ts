@@ -40,6 +40,8 @@ export interface AppConfig {
   initialTheme: 'light' | 'dark';
   defaultTimezone: string;
   initialPage: 'home' | 'uploads' | 'share';
+  /** fewest characters of a new password */
+  passwordMinLength: number;
 }
 
 export interface AuthResult {
@@ -48,6 +50,8 @@ export interface AuthResult {
   admin: boolean;
   success: boolean;
   message: string;
+  /** the outcome as a machine code, shown in the user's language (`messages.<code>`) */
+  code: string;
   token: string | null;
   validMs: number;
 }
@@ -55,6 +59,7 @@ export interface AuthResult {
 export interface IdResult {
   success: boolean;
   message: string;
+  code: string;
   id: string;
 }
 
@@ -72,6 +77,10 @@ export interface ShareListItem {
   size: number;
   /** null: never or not currently published; true: published and valid; false: expired */
   published: boolean | null;
+  /** views counted so far; 0 when never published */
+  views: number;
+  /** end of the current publication (epoch ms); null when not published */
+  publishUntil: number | null;
 }
 
 export interface SharePublish {
@@ -117,6 +126,14 @@ export interface ShareProperties {
   description: string | null;
   maxViews: number;
   password: string | null;
+}
+
+/** `GET /api/v2/sec/info/addresses`: where other devices on the network reach the server */
+export interface Addresses {
+  /** whether other devices can reach it at all */
+  lan: boolean;
+  /** base URLs, the one to use first */
+  urls: string[];
 }
 
 /** `GET /api/v2/open/alias/{id}` */

@@ -3,6 +3,7 @@
 // chunk size. tus-js-client is loaded on first use.
 import { computed, reactive, ref } from 'vue';
 import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
+import { resultMessage } from '../lib/errors';
 import { useSettingsStore } from '../stores/settings';
 
 /** A file chosen by the user, with its path inside a dropped folder ("" for loose files). */
@@ -64,8 +65,8 @@ export function useUploader() {
     if (res) {
       const body = res.getBody();
       try {
-        const parsed = JSON.parse(body) as { message?: unknown };
-        if (typeof parsed.message === 'string') return parsed.message;
+        const parsed = JSON.parse(body) as { message?: unknown; code?: unknown };
+        if (typeof parsed.message === 'string') return resultMessage({ message: parsed.message, code: typeof parsed.code === 'string' ? parsed.code : undefined });
       } catch {
         // plain-text answer
       }

@@ -10,7 +10,7 @@ export default {
     none: 'Keine Konten gefunden.',
     backToList: 'Alle Konten',
     delete: 'Konto löschen',
-    reallyDelete: '{login} mit allen Freigaben und Aliasen wirklich löschen?',
+    reallyDelete: '{login} mit allen Freigaben und Upload-Links wirklich löschen?',
   },
   field: {
     login: 'Login',
@@ -32,7 +32,7 @@ export default {
   loginHint: 'Nur Buchstaben, Ziffern und - _ {at} .',
   loginInvalid: 'Der Login darf nur Buchstaben, Ziffern und - _ {at} . enthalten.',
   passwordRequired: 'Ein neues Konto braucht ein Passwort.',
-  passwordKeep: 'Leer lassen, um das aktuelle Passwort zu behalten.',
+  passwordKeep: 'Lass das Feld leer, um das aktuelle Passwort zu behalten.',
   invite: {
     title: 'Neue Einladung',
     text: 'Mit einem Einladungsschlüssel kann sich jemand registrieren, solange die Registrierung nur auf Einladung möglich ist.',

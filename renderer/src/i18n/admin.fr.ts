@@ -10,7 +10,7 @@ export default {
     none: 'Aucun compte trouvé.',
     backToList: 'Tous les comptes',
     delete: 'Supprimer le compte',
-    reallyDelete: 'Vraiment supprimer {login} avec tous ses partages et alias ?',
+    reallyDelete: 'Vraiment supprimer {login} avec tous ses partages et liens de dépôt ?',
   },
   field: {
     login: 'Identifiant',

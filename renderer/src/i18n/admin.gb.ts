@@ -10,7 +10,7 @@ export default {
     none: 'No accounts found.',
     backToList: 'All accounts',
     delete: 'Delete account',
-    reallyDelete: 'Really delete {login} with all its shares and aliases?',
+    reallyDelete: 'Really delete {login} with all its shares and upload links?',
   },
   field: {
     login: 'Login',

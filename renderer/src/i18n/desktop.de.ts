@@ -50,7 +50,7 @@ export default {
     stored: 'Ein Passwort ist gespeichert (wird nicht angezeigt).',
     replace: 'Ersetzen',
     keep: 'Gespeichertes Passwort behalten',
-    hint: 'Feld leer lassen für kein Passwort.',
+    hint: 'Lass das Feld leer, wenn kein Passwort nötig ist.',
   },
   access: {
     open: 'Alle, ohne Anmeldung',

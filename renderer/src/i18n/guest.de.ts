@@ -1,13 +1,13 @@
-// Die Alias-Seite, über die Gäste Dateien hochladen.
+// Die Seite eines Upload-Links, über die Gäste Dateien senden.
 export default {
   title: 'Dateien senden',
   heading: 'Dateien an „{name}“ senden',
-  intro: 'Die zu sendenden Dateien auswählen. Ein Konto ist nicht nötig.',
+  intro: 'Wähl die Dateien aus, die du senden möchtest. Ein Konto brauchst du nicht.',
   message: 'Nachricht',
   send: 'Dateien senden',
-  needFiles: 'Mindestens eine Datei auswählen.',
+  needFiles: 'Wähl mindestens eine Datei aus.',
   done: 'Alle Dateien hochgeladen. Vielen Dank!',
   more: 'Weitere Dateien senden',
-  goneTitle: 'Upload-Seite nicht verfügbar',
-  goneText: 'Diese Upload-Seite existiert nicht, wurde abgeschaltet oder ist abgelaufen. Bitte die Person, die den Link geschickt hat, um einen neuen.',
+  goneTitle: 'Upload-Link nicht verfügbar',
+  goneText: 'Dieser Upload-Link existiert nicht, wurde abgeschaltet oder ist abgelaufen. Frag die Person, die ihn dir geschickt hat, nach einem neuen.',
 };

@@ -1,4 +1,4 @@
-// La página de subida donde los invitados envían archivos.
+// La página de un enlace de subida, donde los invitados envían archivos.
 export default {
   title: 'Enviar archivos',
   heading: 'Enviar archivos a «{name}»',
@@ -8,6 +8,6 @@ export default {
   needFiles: 'Elige al menos un archivo.',
   done: 'Se han subido todos los archivos. ¡Gracias!',
   more: 'Enviar más archivos',
-  goneTitle: 'Página de subida no disponible',
-  goneText: 'Esta página de subida no existe, se ha desactivado o ha caducado. Pide un enlace nuevo a quien te dio este.',
+  goneTitle: 'Enlace de subida no disponible',
+  goneText: 'Este enlace de subida no existe, se ha desactivado o ha caducado. Pide uno nuevo a quien te lo dio.',
 };

@@ -1,4 +1,4 @@
-// La page d'alias où les invités téléversent des fichiers.
+// La page d’un lien de dépôt, où les invités envoient des fichiers.
 export default {
   title: 'Envoyer des fichiers',
   heading: 'Envoyer des fichiers à « {name} »',
@@ -8,6 +8,6 @@ export default {
   needFiles: 'Choisissez au moins un fichier.',
   done: 'Tous les fichiers ont été téléversés. Merci !',
   more: "Envoyer d'autres fichiers",
-  goneTitle: 'Page de dépôt indisponible',
-  goneText: "Cette page de dépôt n'existe pas, a été désactivée ou a expiré. Demandez un nouveau lien à la personne qui vous l'a donné.",
+  goneTitle: 'Lien de dépôt indisponible',
+  goneText: "Ce lien de dépôt n'existe pas, a été désactivé ou a expiré. Demandez-en un nouveau à la personne qui vous l'a donné.",
 };

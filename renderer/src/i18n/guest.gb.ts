@@ -1,4 +1,4 @@
-// The alias page where guests upload files.
+// The page of an upload link, where guests send files.
 export default {
   title: 'Send files',
   heading: 'Send files to “{name}”',
@@ -8,6 +8,6 @@ export default {
   needFiles: 'Choose at least one file.',
   done: 'All files uploaded. Thank you!',
   more: 'Send more files',
-  goneTitle: 'Upload page not available',
-  goneText: 'This upload page does not exist, has been switched off or has expired. Ask the person who gave you the link for a new one.',
+  goneTitle: 'Upload link not available',
+  goneText: 'This upload link does not exist, has been switched off or has expired. Ask the person who gave it to you for a new one.',
 };

@@ -1,4 +1,4 @@
-// La pagina di caricamento da cui gli ospiti inviano file.
+// La pagina di un link di caricamento, da cui gli ospiti inviano file.
 export default {
   title: 'Invia file',
   heading: 'Invia file a “{name}”',
@@ -8,6 +8,6 @@ export default {
   needFiles: 'Scegli almeno un file.',
   done: 'Tutti i file sono stati caricati. Grazie!',
   more: 'Invia altri file',
-  goneTitle: 'Pagina di caricamento non disponibile',
-  goneText: 'Questa pagina di caricamento non esiste, è stata disattivata o è scaduta. Chiedi un nuovo link a chi ti ha dato questo.',
+  goneTitle: 'Link di caricamento non disponibile',
+  goneText: 'Questo link di caricamento non esiste, è stato disattivato o è scaduto. Chiedine uno nuovo a chi te lo ha dato.',
 };

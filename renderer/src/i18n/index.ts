@@ -3,6 +3,8 @@
 // `t('shares.title')`. Every file is picked up automatically; every key must exist in
 // every translated language (test/unit/renderer/i18n.test.ts checks this). Languages
 // without files (see ./languages.ts) show the English texts through the fallback locale.
+// The area `messages` holds the server's results by their code (`messages.share.published`),
+// shown through lib/errors.ts.
 import { createI18n } from 'vue-i18n';
 import { fallbackLanguage, isTranslated, languages, type Language, type TranslatedLanguage } from './languages';
 

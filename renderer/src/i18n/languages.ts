@@ -40,3 +40,15 @@ export function localeOf(language: Language): string {
   const shown = shownLanguage(language);
   return languages.find((l) => l.id === shown)!.locale;
 }
+
+// A browser's language tags by their primary subtag: `de-AT` → `de`, `pt-BR` → `br`, `cs` → `cz`.
+const byPrimaryTag: Record<string, Language> = { en: 'gb', de: 'de', es: 'es', fr: 'fr', it: 'it', cs: 'cz', pt: 'br', ja: 'ja' };
+
+/** The first of the browser's preferred languages (`navigator.languages`) the client has, if any. */
+export function languageOfTags(tags: readonly string[]): Language | undefined {
+  for (const tag of tags) {
+    const language = byPrimaryTag[tag.split('-')[0]!.toLowerCase()];
+    if (language) return language;
+  }
+  return undefined;
+}

@@ -15,7 +15,7 @@ export default {
   email: {
     title: 'E-Mail-Adresse',
     label: 'E-Mail',
-    hint: 'Für Benachrichtigungen über Uploads zu deinen Aliasen. Leer lassen, um sie zu entfernen.',
+    hint: 'Für Benachrichtigungen über Uploads über deine Upload-Links. Lass das Feld leer, um sie zu entfernen.',
     save: 'E-Mail speichern',
   },
   password: {

@@ -15,7 +15,7 @@ export default {
   email: {
     title: 'Adresse e-mail',
     label: 'E-mail',
-    hint: 'Utilisée pour les avis de dépôt sur vos alias. Laissez vide pour la supprimer.',
+    hint: 'Utilisée pour les avis de dépôt via vos liens de dépôt. Laissez vide pour la supprimer.',
     save: 'Enregistrer l’e-mail',
   },
   password: {

@@ -15,7 +15,7 @@ export default {
   email: {
     title: 'E-mail address',
     label: 'E-mail',
-    hint: 'Used for notices about uploads to your aliases. Leave empty to remove it.',
+    hint: 'Used for notices about uploads through your upload links. Leave empty to remove it.',
     save: 'Save e-mail',
   },
   password: {

@@ -1,14 +1,29 @@
-// Turns a failure into a message for the user.
+// Turns server results and failures into messages for the user.
 import { ApiError } from '../api/http';
-import { i18n } from '../i18n';
+import { fallbackLanguage, i18n } from '../i18n';
 
 /**
- * The server's message for business failures and input errors; a translated
- * explanation for statuses whose message says little (network, 403, 404, 413, 429, 5xx).
+ * A server result in the user's language: the translation of its `code`
+ * (`messages.<code>`, which may quote the server's text as `{message}`), or the
+ * server's own message for a code this client does not know.
+ */
+export function resultMessage(result: { message: string; code?: string | undefined }): string {
+  const key = result.code ? `messages.${result.code}` : '';
+  const { t, te } = i18n.global;
+  // an untranslated language shows the English texts, so the key counts when English has it
+  return key && te(key, fallbackLanguage) ? t(key, { message: result.message }) : result.message;
+}
+
+/**
+ * A failure for the user: the server's result by its code; without a known
+ * code the server's message for business failures and input errors, and a
+ * translated explanation for statuses whose message says little (network, 403,
+ * 404, 413, 429, 5xx).
  */
 export function errorMessage(error: unknown): string {
   const t = i18n.global.t;
   if (error instanceof ApiError) {
+    if (error.code && i18n.global.te(`messages.${error.code}`, fallbackLanguage)) return resultMessage(error);
     switch (error.status) {
       case 0:
         return t('common.errors.network');

@@ -1,16 +1,30 @@
-// Formatting of sizes, dates and durations for display.
+// Formatting of sizes, numbers, dates and durations for display.
+import { i18n, localeOf, type Language } from '../i18n';
 
 const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+// French counts octets
+const frenchUnits = ['o', 'Ko', 'Mo', 'Go', 'To'];
 
-/** `1536` → `1.5 KB` (binary multiples, one decimal). */
-export function formatSize(bytes: number): string {
+/** The BCP 47 tag of the shown texts; reading it makes a template calling a formatter follow a language change. */
+export function currentLocale(): string {
+  return localeOf(i18n.global.locale.value as Language);
+}
+
+/** A number in the locale's digits and separators: `12,345` in English, `12.345` in German. */
+export function formatNumber(n: number, locale = currentLocale(), fractionDigits = 0): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(n);
+}
+
+/** `1536` → `1.5 KB` in English, `1,5 KB` in German, `1,5 Ko` in French (binary multiples, one decimal). */
+export function formatSize(bytes: number, locale = currentLocale()): string {
   let value = bytes;
   let unit = 0;
   while (Math.abs(value) >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit++;
   }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+  const names = locale.startsWith('fr') ? frenchUnits : units;
+  return `${formatNumber(value, locale, unit === 0 ? 0 : 1)} ${names[unit]}`;
 }
 
 /** A date and time in the given locale and IANA time zone. */

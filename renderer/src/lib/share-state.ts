@@ -1,5 +1,5 @@
 // The publication state of a share, as the owner sees it.
-import type { ShareDetail, ShareListItem } from '../api/types';
+import type { ShareDetail, ShareListItem } from '../api/types.js';
 
 export type ShareState = 'unpublished' | 'published' | 'expired' | 'viewsUsedUp';
 
@@ -12,8 +12,10 @@ export function detailState(share: ShareDetail, now = Date.now()): ShareState {
   return 'published';
 }
 
-/** State of a list item (the list does not know about used-up views). */
-export function listState(item: ShareListItem): ShareState {
-  if (item.published === null) return 'unpublished';
-  return item.published ? 'published' : 'expired';
+/** State of a list item: unpublished, published, expired, or views used up (expiry wins). */
+export function listState(item: ShareListItem, now = Date.now()): ShareState {
+  if (item.published === null || item.publishUntil === null) return 'unpublished';
+  if (!item.published || item.publishUntil <= now) return 'expired';
+  if (item.views >= item.maxViews) return 'viewsUsedUp';
+  return 'published';
 }

@@ -40,6 +40,7 @@ export const fallbackConfig: AppConfig = {
   initialTheme: 'light',
   defaultTimezone: '',
   initialPage: 'home',
+  passwordMinLength: 8,
 };
 
 export const useSettingsStore = defineStore('settings', () => {

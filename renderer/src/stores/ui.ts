@@ -1,7 +1,9 @@
 // Per-browser preferences: language, light/dark theme and time zone, kept in localStorage.
+// Until the user chooses, the language is the browser's (else the server's default) and
+// the theme is dark when the browser asks for dark, else the server's initial theme.
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
-import { isLanguage, languages, localeOf, setI18nLanguage, type Language } from '../i18n';
+import { isLanguage, languageOfTags, languages, localeOf, setI18nLanguage, type Language } from '../i18n';
 import { useSettingsStore } from './settings';
 
 export type Theme = 'light' | 'dark';
@@ -25,19 +27,44 @@ function write(key: string, value: string | null): void {
   }
 }
 
+/** The browser's preferred languages, most wanted first. */
+function browserTags(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+const darkQuery = '(prefers-color-scheme: dark)';
+
+/**
+ * Whether the browser asks for dark. Browsers whose user never chose report light,
+ * so only dark is a wish; light leaves the choice to the server's initial theme.
+ */
+function browserWantsDark(): boolean {
+  return typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia(darkQuery).matches;
+}
+
 export const useUiStore = defineStore('ui', () => {
   const settings = useSettingsStore();
 
+  /** stored choice > browser > server default > English */
   const storedLanguage = read(keys.language);
   const initialLanguage: Language = isLanguage(storedLanguage)
     ? storedLanguage
-    : isLanguage(settings.config.defaultLanguage)
-      ? settings.config.defaultLanguage
-      : 'gb';
+    : (languageOfTags(browserTags()) ??
+      (isLanguage(settings.config.defaultLanguage) ? settings.config.defaultLanguage : 'gb'));
   const language = ref<Language>(initialLanguage);
 
+  /** stored choice > dark when the browser asks for it (followed while it changes) > server's initial theme */
   const storedTheme = read(keys.theme);
-  const theme = ref<Theme>(storedTheme === 'dark' || storedTheme === 'light' ? storedTheme : settings.config.initialTheme);
+  const chosenTheme = storedTheme === 'dark' || storedTheme === 'light' ? storedTheme : null;
+  const unchosenTheme = (): Theme => (browserWantsDark() ? 'dark' : settings.config.initialTheme);
+  const theme = ref<Theme>(chosenTheme ?? unchosenTheme());
+  let themeChosen = chosenTheme !== null;
+  if (typeof window !== 'undefined' && window.matchMedia) {
+    window.matchMedia(darkQuery).addEventListener('change', () => {
+      if (!themeChosen) theme.value = unchosenTheme();
+    });
+  }
 
   /** the user's chosen IANA zone; empty: automatic */
   const timezonePreference = ref<string>(read(keys.timezone) ?? '');
@@ -64,10 +91,8 @@ export const useUiStore = defineStore('ui', () => {
     write(keys.language, l);
     apply();
   });
-  watch(theme, (t) => {
-    write(keys.theme, t);
-    apply();
-  });
+  // only a choice is stored: a theme that follows the browser keeps following it
+  watch(theme, () => apply());
   watch(timezonePreference, (z) => write(keys.timezone, z || null));
 
   function setLanguage(l: Language): void {
@@ -75,6 +100,8 @@ export const useUiStore = defineStore('ui', () => {
   }
   function toggleTheme(): void {
     theme.value = theme.value === 'dark' ? 'light' : 'dark';
+    themeChosen = true;
+    write(keys.theme, theme.value);
   }
   /** Sets the time zone; an empty string goes back to automatic. */
   function setTimezone(zone: string): void {

@@ -6,6 +6,7 @@ import type { Logger } from '../../common/log.js';
 import { fail, ok, type BasicResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
 import { hashPassword, verifyPassword } from '../auth/password-hash.js';
+import { checkPasswordRule } from '../auth/password-rule.js';
 import {
   countAccounts,
   deleteAccount,
@@ -40,13 +41,14 @@ export type AccountDeletionHook = (accountId: string) => Promise<void>;
 export interface AccountService {
   /** Admins: accounts whose login contains `q`, at most `limit`. */
   list(q: string, limit: number): Promise<AccountDetail[]>;
-  /** Admins: an internal account with the given password. */
+  /** Admins: an internal account with the given password (at least `passwordMinLength` characters, else `success:false`). */
   create(req: AccountCreate): Promise<BasicResult>;
   /** Admins: one account; 404 when it does not exist. */
   get(id: string): Promise<AccountDetail>;
   /**
    * Admins: state, admin flag, e-mail (null removes it) and, for internal
-   * accounts, a non-empty password. 404 when missing. An admin cannot disable
+   * accounts, a non-empty password of at least `passwordMinLength`
+   * characters (else `success:false`, nothing changed). 404 when missing. An admin cannot disable
    * or demote their own account (nobody would be left to undo it). A new
    * password or the state `Disabled` ends every session of the account.
    */
@@ -59,7 +61,11 @@ export interface AccountService {
   setEmail(accountId: string, email: string | null): Promise<BasicResult>;
   /** The caller: whether the account has an internal password that can be changed. */
   hasPassword(accountId: string): Promise<BasicResult>;
-  /** The caller: changes the internal password after checking the old one, ending every session of the account. */
+  /**
+   * The caller: changes the internal password after checking the old one,
+   * ending every session of the account. A new password shorter than
+   * `passwordMinLength` is `success:false`, nothing changed.
+   */
   changePassword(accountId: string, oldPassword: string, newPassword: string): Promise<BasicResult>;
   /** Creates an internal admin account when there is no account yet; returns whether it did. */
   createInitialAdmin(login: string, password: string): Promise<boolean>;
@@ -70,8 +76,9 @@ export const createAccountService = (deps: {
   clock: Clock;
   log: Logger;
   beforeDelete?: AccountDeletionHook[];
+  passwordMinLength: number;
 }): AccountService => {
-  const { db, clock, log } = deps;
+  const { db, clock, log, passwordMinLength } = deps;
   const hooks = deps.beforeDelete ?? [];
 
   const mustExist = async (id: string) => {
@@ -85,7 +92,9 @@ export const createAccountService = (deps: {
 
     async create(req) {
       const login = req.login.toLowerCase();
-      if (await findAccountByLogin(db, login)) return fail(`The account '${login}' already exists.`);
+      const tooShort = checkPasswordRule(req.password, passwordMinLength);
+      if (tooShort) return tooShort;
+      if (await findAccountByLogin(db, login)) return fail('account.exists', `The account '${login}' already exists.`);
       try {
         await insertAccount(db, {
           id: randomId(),
@@ -98,11 +107,11 @@ export const createAccountService = (deps: {
           created: clock.now(),
         });
       } catch (e) {
-        if (await findAccountByLogin(db, login)) return fail(`The account '${login}' already exists.`);
+        if (await findAccountByLogin(db, login)) return fail('account.exists', `The account '${login}' already exists.`);
         throw e;
       }
       log.info('Account created', { login });
-      return ok('Account successfully created.');
+      return ok('account.created', 'Account successfully created.');
     },
 
     async get(id) {
@@ -114,24 +123,26 @@ export const createAccountService = (deps: {
     async modify(actorId, id, req) {
       const account = await mustExist(id);
       if (actorId === id && (req.state !== 'Active' || !req.admin)) {
-        return fail('You cannot disable or demote your own account.');
+        return fail('account.own-demote', 'You cannot disable or demote your own account.');
       }
-      const passwordHash =
-        account.source === 'intern' && req.password ? await hashPassword(req.password) : undefined;
+      const newPassword = account.source === 'intern' && req.password ? req.password : undefined;
+      const tooShort = newPassword === undefined ? undefined : checkPasswordRule(newPassword, passwordMinLength);
+      if (tooShort) return tooShort;
+      const passwordHash = newPassword === undefined ? undefined : await hashPassword(newPassword);
       // a reset password or a disabled account ends every session of the account
       const endSessions = passwordHash !== undefined || req.state === 'Disabled';
       await updateAccount(db, id, { state: req.state, admin: req.admin, email: req.email, passwordHash, endSessions });
       if (endSessions) log.info('Sessions of the account ended', { id, reason: passwordHash === undefined ? 'disabled' : 'password reset' });
-      return ok('Account successfully modified.');
+      return ok('account.modified', 'Account successfully modified.');
     },
 
     async remove(actorId, id) {
       await mustExist(id);
-      if (actorId === id) return fail('You cannot delete your own account.');
+      if (actorId === id) return fail('account.own-delete', 'You cannot delete your own account.');
       for (const hook of hooks) await hook(id);
       await deleteAccount(db, id);
       log.info('Account deleted', { id });
-      return ok('Account deleted.');
+      return ok('account.deleted', 'Account deleted.');
     },
 
     async getEmail(accountId) {
@@ -141,21 +152,23 @@ export const createAccountService = (deps: {
     async setEmail(accountId, email) {
       await mustExist(accountId);
       await updateAccount(db, accountId, { email });
-      return ok(email === null ? 'E-Mail successfully deleted.' : 'E-Mail successfully changed.');
+      return email === null ? ok('account.email-deleted', 'E-Mail successfully deleted.') : ok('account.email-changed', 'E-Mail successfully changed.');
     },
 
     async hasPassword(accountId) {
       const a = await mustExist(accountId);
-      return a.source === 'intern' ? ok('Account available') : fail('Account not available');
+      return a.source === 'intern' ? ok('account.password-available', 'Account available') : fail('account.password-unavailable', 'Account not available');
     },
 
     async changePassword(accountId, oldPassword, newPassword) {
       const a = await mustExist(accountId);
-      if (a.source !== 'intern') return fail('Not an internal account.');
-      if (!(await verifyPassword(oldPassword, await findPasswordHash(db, accountId)))) return fail('Password is wrong.');
+      if (a.source !== 'intern') return fail('account.not-internal', 'Not an internal account.');
+      const tooShort = checkPasswordRule(newPassword, passwordMinLength);
+      if (tooShort) return tooShort;
+      if (!(await verifyPassword(oldPassword, await findPasswordHash(db, accountId)))) return fail('account.password-wrong', 'Password is wrong.');
       // every session ends with the old password, this one too: the client signs in again with the new one
       await updateAccount(db, accountId, { passwordHash: await hashPassword(newPassword), endSessions: true });
-      return ok('Password successfully changed.');
+      return ok('account.password-changed', 'Password successfully changed.');
     },
 
     async createInitialAdmin(login, password) {

@@ -96,13 +96,13 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
 
   /** The business checks shared by create and modify; undefined when the change is acceptable. */
   const refusal = async (ownerId: string, change: AliasChange): Promise<IdResult | undefined> => {
-    if (change.validity > d.maxValidity) return failId(`Maximum validity (${formatDuration(d.maxValidity)}) exceeded`);
+    if (change.validity > d.maxValidity) return failId('alias.validity-exceeded', `Maximum validity (${formatDuration(d.maxValidity)}) exceeded`);
     const unknown = await unknownAccounts(db, cleanMembers(ownerId, change.members));
-    if (unknown.length) return failId(`Unknown member account(s): ${unknown.join(', ')}`);
+    if (unknown.length) return failId('alias.unknown-members', `Unknown member account(s): ${unknown.join(', ')}`);
     return undefined;
   };
 
-  const taken = (id: string) => failId(`The alias id '${id}' is already taken.`);
+  const taken = (id: string) => failId('alias.id-taken', `The alias id '${id}' is already taken.`);
 
   return {
     /** Signed-in users: the aliases they own or are a member of, `q` matching the name, at most `max-page-size`. */
@@ -135,7 +135,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
         if (await aliasExists(db, id)) return taken(id);
         throw e;
       }
-      return okId(id, 'Alias successfully created.');
+      return okId(id, 'alias.created', 'Alias successfully created.');
     },
 
     /**
@@ -159,14 +159,14 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
         if (target !== alias.id && (await aliasExists(db, target)) && (await aliasExists(db, alias.id))) return taken(target);
         throw e;
       }
-      return okId(target, 'Alias successfully modified.');
+      return okId(target, 'alias.modified', 'Alias successfully modified.');
     },
 
     /** The owner: deletes the alias; its shares stay, no longer linked to it. */
     async remove(accountId, aliasId) {
       await owned(accountId, aliasId);
       await db.transaction().execute((trx) => deleteAlias(trx, aliasId));
-      return ok('Alias deleted.');
+      return ok('alias.deleted', 'Alias deleted.');
     },
 
     /**

@@ -75,7 +75,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
   const issue = async (claims: TokenClaims, message = 'Login successful'): Promise<AuthResult> => {
     const issued = await tokens.issue(claims);
     if (!issued) throw unauthenticated();
-    return { id: claims.accountId, user: claims.login, admin: claims.admin, success: true, message, token: issued.token, validMs: issued.validMs };
+    return { id: claims.accountId, user: claims.login, admin: claims.admin, success: true, message, code: 'auth.ok', token: issued.token, validMs: issued.validMs };
   };
 
   const success = async (account: Account): Promise<AuthResult> => {
@@ -159,6 +159,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
         log.warn('Login refused: too many failed attempts', { login, client });
         throw new AppError('rate-limited', 'Too many failed login attempts. Try again later.', {
           retryAfterSeconds: attempt.retryAfterSeconds,
+          reason: 'auth.too-many-attempts',
         });
       }
       const outcome = isIdent(login) ? await check(login, password) : { decided: false };

@@ -1,10 +1,13 @@
-/** The seed's authentication result (login, session renewal, proxy login). */
+import type { ResultCode } from '../../common/result.js';
+
+/** The seed's authentication result (login, session renewal, proxy login), with the result's `code`. */
 export interface AuthResult {
   id: string;
   user: string;
   admin: boolean;
   success: boolean;
   message: string;
+  code: ResultCode;
   token: string | null;
   validMs: number;
 }
@@ -15,6 +18,7 @@ export const loginFailed = (message = 'Login failed.'): AuthResult => ({
   admin: false,
   success: false,
   message,
+  code: 'auth.failed',
   token: null,
   validMs: 0,
 });

@@ -29,12 +29,15 @@ export interface ClientSettings {
   proxyOnly: boolean;
   hideLoginForm: boolean;
   sharePasswordRequired: boolean;
+  /** `webapp.publish-on-upload` (Sharry's name for it) */
   autoPublishEnabled: boolean;
   welcomeMessage: string;
   defaultLanguage: string;
   initialTheme: string;
   defaultTimezone: string;
   initialPage: string;
+  /** `backend.auth.password-min-length`: the client shows the rule and checks it before sending */
+  passwordMinLength: number;
 }
 
 /**
@@ -75,11 +78,12 @@ export const clientSettings = (config: Config, baseUrl: string): ClientSettings 
     proxyOnly: auth.proxy.enabled && !passwordModules && oauth.length === 0,
     hideLoginForm: !passwordModules && (oauth.length > 0 || auth.proxy.enabled),
     sharePasswordRequired: share.requireSharePassword,
-    autoPublishEnabled: w.autoPublishEnabled,
+    autoPublishEnabled: w.publishOnUpload,
     welcomeMessage: w.welcomeMessage,
     defaultLanguage: w.defaultLanguage,
     initialTheme: w.initialTheme,
     defaultTimezone: w.defaultTimezone,
     initialPage: w.initialPage,
+    passwordMinLength: auth.passwordMinLength,
   };
 };

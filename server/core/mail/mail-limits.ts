@@ -61,6 +61,7 @@ export const reserveAccountMail = async (db: Db, accountId: string, recipients: 
     if (used + recipients > perHour) {
       throw new AppError('rate-limited', 'This account has sent too many mails in the last hour. Try again later.', {
         retryAfterSeconds: secondsUntilFree(window, used + recipients - perHour, now),
+        reason: 'mail.too-many',
       });
     }
     await trx.deleteFrom('sent_mails').where('account_id', '=', accountId).where('created', '<=', since).execute();

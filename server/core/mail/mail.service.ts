@@ -12,7 +12,7 @@ import type { Clock } from '../../common/clock.js';
 import { badRequest, notFound } from '../../common/errors.js';
 import { isEmail } from '../../common/email.js';
 import type { Logger } from '../../common/log.js';
-import { fail, ok, type BasicResult } from '../../common/result.js';
+import { fail, ok, type BasicResult, type ResultCode } from '../../common/result.js';
 import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
 import { aliasRecipients, findAlias, isMember } from '../aliases/alias.repository.js';
@@ -59,9 +59,9 @@ export interface MailService {
 
 const NO_SENDER = 'There are no sender addresses specified. You may need to add an e-mail address to your account.';
 
-const SKIPPED: Record<NotificationRefusal, string> = {
-  'already-notified': 'The owner was already notified about this share; no mail sent.',
-  'alias-limit': 'This upload link has sent too many notifications in the last hour; no mail sent.',
+const SKIPPED: Record<NotificationRefusal, [ResultCode, string]> = {
+  'already-notified': ['mail.already-notified', 'The owner was already notified about this share; no mail sent.'],
+  'alias-limit': ['mail.alias-limit', 'This upload link has sent too many notifications in the last hour; no mail sent.'],
 };
 
 const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
@@ -112,13 +112,13 @@ export const createMailService = (d: MailServiceDeps): MailService => {
       const recipients = mail.recipients.map((r) => r.trim()).filter((r) => r !== '');
       const bad = recipients.filter((r) => !isEmail(r));
       if (bad.length) throw badRequest('recipients', `Invalid value for 'recipients': ${bad.map((b) => `'${b}'`).join(', ')} is not an e-mail address.`);
-      if (!settings.enabled || limits.mailsPerAccountPerHour === 0) return fail('The mail feature is disabled');
+      if (!settings.enabled || limits.mailsPerAccountPerHour === 0) return fail('mail.disabled', 'The mail feature is disabled');
       const most = Math.min(MAX_RECIPIENTS, limits.mailsPerAccountPerHour);
       if (recipients.length > most) throw badRequest('recipients', `Invalid value for 'recipients': a mail may go to at most ${most} recipients.`);
-      if (!recipients.length) return fail('There are no recipients');
+      if (!recipients.length) return fail('mail.no-recipients', 'There are no recipients');
       const own = await accountEmail(c.accountId);
       const from: MailAddress | string | null = smtp.defaultFrom || (own ? { name: c.login, address: own } : null);
-      if (!from) return fail(NO_SENDER);
+      if (!from) return fail('mail.no-sender', NO_SENDER);
       const reserved = await reserveAccountMail(db, c.accountId, recipients.length, limits.mailsPerAccountPerHour, d.clock.now());
       const message: OutgoingMail = {
         from,
@@ -132,14 +132,14 @@ export const createMailService = (d: MailServiceDeps): MailService => {
         const report = await d.transport.send(message);
         if (report.rejected.length) {
           d.log.warn('The mail server refused some recipients', { account: c.login, rejected: report.rejected });
-          return ok(`Mail successfully sent, but these recipients were refused: ${report.rejected.join(', ')}`);
+          return ok('mail.partly-sent', `Mail successfully sent, but these recipients were refused: ${report.rejected.join(', ')}`);
         }
-        return ok('Mail successfully sent.');
+        return ok('mail.sent', 'Mail successfully sent.');
       } catch (e) {
         d.log.error('Sending a mail failed', { account: c.login, recipients: recipients.length, error: reason(e) });
         // a mail that reached nobody does not count
         await releaseAccountMail(db, reserved);
-        return fail(`Mail sending failed: ${reason(e)}`);
+        return fail('mail.failed', `Mail sending failed: ${reason(e)}`);
       }
     },
 
@@ -153,16 +153,16 @@ export const createMailService = (d: MailServiceDeps): MailService => {
      */
     async notifyUpload(guest, shareId, baseUrl) {
       await requireShareAccess(db, guest, shareId);
-      if (!settings.enabled) return fail('Mail feature is disabled.');
+      if (!settings.enabled) return fail('mail.disabled', 'Mail feature is disabled.');
       const recipients = (await aliasRecipients(db, guest.aliasId)).filter((r) => r.email && isEmail(r.email));
-      if (!recipients.length) return fail('There is no email to notify');
+      if (!recipients.length) return fail('mail.no-recipients', 'There is no email to notify');
       const refused = await reserveGuestNotification(db, guest.aliasId, shareId, limits.aliasMailsPerHour, d.clock.now());
       if (refused) {
         const fields = { shareId, aliasId: guest.aliasId, reason: refused };
         // a repeated call for one share is ordinary (a guest page that adds files); a full hour is worth a warning
         if (refused === 'alias-limit') d.log.warn('Upload notification skipped', fields);
         else d.log.info('Upload notification skipped', fields);
-        return fail(SKIPPED[refused]);
+        return fail(...SKIPPED[refused]);
       }
       const ownerEmail = recipients.find((r) => r.owner)?.email ?? (await accountEmail(guest.ownerId));
       const url = `${baseUrl}/app/upload/${encodeURIComponent(shareId)}`;
@@ -183,12 +183,12 @@ export const createMailService = (d: MailServiceDeps): MailService => {
           d.log.error('Sending the upload notification failed', { shareId, aliasId: guest.aliasId, recipient: r.login, error: reason(e) });
         }
       }
-      if (failed === 0) return ok('Mail sent');
+      if (failed === 0) return ok('mail.sent', 'Mail sent');
       if (failed === recipients.length) {
         await releaseGuestNotification(db, shareId);
-        return fail(`Sending failed to all recipients (${failed})`);
+        return fail('mail.failed', `Sending failed to all recipients (${failed})`);
       }
-      return ok(`Sending succeeded for ${recipients.length - failed}, but failed for ${failed} recipients`);
+      return ok('mail.partly-sent', `Sending succeeded for ${recipients.length - failed}, but failed for ${failed} recipients`);
     },
   };
 };

@@ -51,13 +51,42 @@ export interface PublicDeps {
   log: Logger;
 }
 
+/**
+ * Why a publish id cannot be opened: no such publication (never, deleted, or
+ * published again under a new id), unpublished, expired, or all its views
+ * used. Publish ids are random, so naming the reason tells a guesser nothing.
+ */
+export const shareUnavailableReasons = ['share.unknown', 'share.unpublished', 'share.expired', 'share.used-up'] as const;
+export type ShareUnavailableReason = (typeof shareUnavailableReasons)[number];
+
+/** A `not-found` that knows why; the detail route sends the reason, the file and ZIP routes a plain 404. */
+export class ShareUnavailable extends AppError {
+  constructor(readonly why: ShareUnavailableReason) {
+    super('not-found', notFound('The share').message);
+  }
+}
+
+/** The reason a share cannot be opened now, or null when it can; `views` says whether used-up views count. */
+export const unavailableReason = (
+  publish: PublishRecord | undefined,
+  share: ShareRecord | undefined,
+  now: number,
+  views: boolean,
+): ShareUnavailableReason | null => {
+  if (!publish || !share) return 'share.unknown';
+  if (!publish.enabled) return 'share.unpublished';
+  if (publish.publishUntil <= now) return 'share.expired';
+  if (views && publish.views >= share.maxViews) return 'share.used-up';
+  return null;
+};
+
 const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, creds: PublicCredentials): Promise<void> => {
   if (share.passwordHash === null) return;
   if (creds.password === undefined) throw new AppError('password-required', 'This share requires a password.');
   // counted before the check, per client address and per share (see RateLimiter.attempt)
   const attempt = d.limiter.attempt(creds.address, share.id);
   if (!attempt.allowed) {
-    throw new AppError('rate-limited', 'Too many wrong share passwords. Try again later.', { retryAfterSeconds: attempt.retryAfterSeconds });
+    throw new AppError('rate-limited', 'Too many wrong share passwords. Try again later.', { retryAfterSeconds: attempt.retryAfterSeconds, reason: 'share.too-many-passwords' });
   }
   if (!(await verifyPassword(creds.password, share.passwordHash))) {
     d.log.warn('Password challenge failure for a public share', { publishId: pid, address: creds.address });
@@ -90,25 +119,33 @@ const countView = async (d: PublicDeps, p: PublishRecord, now: number): Promise<
  * A valid share cookie of this publication stands in for password and views;
  * otherwise the password must match and a view must be left, and one is
  * counted unless the viewer is the signed-in owner or an alias member.
- * Throws 404 for unknown, unpublished, expired or used-up shares,
- * `password-required`, `password-wrong` or `rate-limited`.
+ * Throws {@link ShareUnavailable} (404) for unknown, unpublished, expired or
+ * used-up shares, `password-required`, `password-wrong` or `rate-limited`.
  */
 export const openPublicShare = async (d: PublicDeps, pid: string, creds: PublicCredentials): Promise<PublicAccess> => {
   const now = d.clock.now();
   const publish = await findPublishById(d.db, pid);
   const share = publish && (await findShare(d.db, publish.shareId));
-  if (!publish || !share || !publish.enabled || publish.publishUntil <= now) {
-    d.log.info('No public share with this id', { publishId: pid, address: creds.address });
-    throw notFound('The share');
+  const gone = unavailableReason(publish, share, now, false);
+  if (gone || !publish || !share) {
+    d.log.info('No public share with this id', { publishId: pid, address: creds.address, reason: gone });
+    throw new ShareUnavailable(gone ?? 'share.unknown');
   }
   if (d.signer.verify(creds.cookie, publicationKey(publish), share.passwordHash, now)) return { share, publish, cookie: null };
-  if (publish.views >= share.maxViews) throw notFound('The share');
+  if (publish.views >= share.maxViews) throw new ShareUnavailable('share.used-up');
   await checkPassword(d, pid, share, creds);
   const member = creds.viewer !== undefined && (await canAccessShare(d.db, creds.viewer, share.id));
   if (member) return { share, publish, cookie: shareCookieFor(d, { share, publish }) };
-  if (!(await countView(d, publish, now))) throw notFound('The share');
+  if (!(await countView(d, publish, now))) throw new ShareUnavailable(await reasonNow(d, pid));
   const counted = { ...publish, views: publish.views + 1, lastAccess: now };
   return { share, publish: counted, cookie: shareCookieFor(d, { share, publish: counted }) };
+};
+
+/** Why a view could not be counted: the share changed meanwhile (unpublished, expired, republished) or, mostly, its last view went to another request. */
+const reasonNow = async (d: PublicDeps, pid: string): Promise<ShareUnavailableReason> => {
+  const publish = await findPublishById(d.db, pid);
+  const share = publish && (await findShare(d.db, publish.shareId));
+  return unavailableReason(publish, share, d.clock.now(), true) ?? 'share.used-up';
 };
 
 /** The cookie value and lifetime for a request that passed: valid for this publication until the share expires. */

@@ -49,11 +49,11 @@ export const checkNewShare = (
   checkDescriptionLength(props.description, rules);
   const validity = a.kind === 'alias' ? a.validity : props.validity;
   if (validity > rules.maxValidity) {
-    return { ok: false, result: failId(`Maximum validity (${formatDuration(rules.maxValidity)}) exceeded`) };
+    return { ok: false, result: failId('share.validity-exceeded', `Maximum validity (${formatDuration(rules.maxValidity)}) exceeded`) };
   }
   const password = props.password ? props.password : null;
   if (a.kind === 'user' && rules.requireSharePassword && !password) {
-    return { ok: false, result: failId('A password is required for this share.') };
+    return { ok: false, result: failId('share.password-mandatory', 'A password is required for this share.') };
   }
   return { ok: true, validity, password };
 };
@@ -93,7 +93,7 @@ export const createShare = async (
       .execute();
   if (a.kind === 'user') {
     await insert(db, clock.now());
-    return okId(id, 'Share created.');
+    return okId(id, 'share.created', 'Share created.');
   }
   await db.transaction().execute(async (trx) => {
     const now = clock.now();
@@ -108,9 +108,10 @@ export const createShare = async (
     if (Number(recent.n) >= rules.sharesPerAliasPerHour) {
       throw new AppError('rate-limited', 'This upload link has received too many uploads in the last hour. Try again later.', {
         retryAfterSeconds: Math.max(1, Math.ceil((Number(recent.oldest) + HOUR - now) / 1000)),
+        reason: 'alias.too-many-uploads',
       });
     }
     await insert(trx, now);
   });
-  return okId(id, 'Share created.');
+  return okId(id, 'share.created', 'Share created.');
 };

@@ -64,7 +64,7 @@ export const deleteShare = async (d: DeleteDeps, a: Accessor, shareId: string): 
     return deleteUnreferencedMeta(tx, list);
   });
   await deleteBinaries(d, files);
-  return ok('Share deleted.');
+  return ok('share.deleted', 'Share deleted.');
 };
 
 /**
@@ -81,5 +81,5 @@ export const deleteShareFile = async (d: DeleteDeps, a: Accessor, shareId: strin
   });
   if (!file) throw notFound('The file');
   await deleteBinaries(d, file);
-  return ok('File deleted.');
+  return ok('share.file-deleted', 'File deleted.');
 };

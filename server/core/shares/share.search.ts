@@ -35,6 +35,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       'shares.created as created',
       'publish_shares.enabled as enabled',
       'publish_shares.publish_until as publish_until',
+      'publish_shares.views as views',
     ])
     .select((eb) => [
       eb
@@ -81,6 +82,8 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       files: Number(r.file_count ?? 0),
       size: Number(r.file_size ?? 0),
       published: enabled ? Number(r.publish_until) > now : null,
+      views: Number(r.views ?? 0),
+      publishUntil: enabled ? Number(r.publish_until) : null,
     };
   });
 };

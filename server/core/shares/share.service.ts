@@ -12,6 +12,7 @@ import { createRateLimiter } from '../auth/rate-limiter.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
 import type { Accessor } from './accessor.js';
 import { openPublicShare, shareCookieFor, type PublicAccess, type PublicCredentials, type PublicDeps } from './public-share.js';
+import { findLinkPreview, type LinkPreview } from './link-preview.js';
 import { createShareCookieSigner } from './share-cookie.js';
 import type { ShareRules } from './share.create.js';
 import { deleteShare, deleteShareFile } from './share.delete.js';
@@ -62,6 +63,8 @@ export interface ShareService {
   openView(publishId: string, creds: PublicCredentials, baseUrl: string): Promise<PublicView>;
   /** Anyone: access for file and ZIP requests by publish id; the same rules and counting as `openView`. */
   openBytes(publishId: string, creds: PublicCredentials): Promise<PublicAccess>;
+  /** Anyone: what a pasted link may show (see `findLinkPreview`); null unless the share can be opened now. Counts nothing. */
+  linkPreview(publishId: string): Promise<LinkPreview | null>;
 }
 
 export const createShareService = (d: ShareServiceDeps): ShareService => {
@@ -93,5 +96,6 @@ export const createShareService = (d: ShareServiceDeps): ShareService => {
       return { detail, cookie: shareCookieFor(pub, access) };
     },
     openBytes: (publishId, creds) => openPublicShare(pub, publishId, creds),
+    linkPreview: (publishId) => findLinkPreview(d.db, publishId, d.clock.now()),
   };
 };

@@ -14,6 +14,10 @@ export interface ShareListItem {
   files: number;
   size: number;
   published: boolean | null;
+  /** views counted so far (kept across unpublishing); 0 when never published */
+  views: number;
+  /** end of the current publication; null when not published */
+  publishUntil: number | null;
 }
 
 export interface SharePublish {

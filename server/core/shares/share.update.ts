@@ -28,7 +28,7 @@ export interface UpdateDeps {
 export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, name: string | null): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
   await d.db.updateTable('shares').set({ name: name || null }).where('id', '=', shareId).execute();
-  return ok(name ? 'Name updated.' : 'Name deleted.');
+  return name ? ok('share.name-updated', 'Name updated.') : ok('share.name-deleted', 'Name deleted.');
 };
 
 /** Sets the raw description (markdown with mustache file references); '' removes it; `bad-request` when too long. */
@@ -36,7 +36,7 @@ export const setShareDescription = async (d: UpdateDeps, a: Accessor, shareId: s
   checkDescriptionLength(text, d.rules);
   await requireShareAccess(d.db, a, shareId);
   await d.db.updateTable('shares').set({ description: text || null }).where('id', '=', shareId).execute();
-  return ok('Description updated.');
+  return ok('share.description-updated', 'Description updated.');
 };
 
 /**
@@ -45,7 +45,7 @@ export const setShareDescription = async (d: UpdateDeps, a: Accessor, shareId: s
  */
 export const setShareValidity = async (d: UpdateDeps, a: Accessor, shareId: string, validity: number): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
-  if (validity > d.rules.maxValidity) return fail(`Maximum validity (${formatDuration(d.rules.maxValidity)}) exceeded`);
+  if (validity > d.rules.maxValidity) return fail('share.validity-exceeded', `Maximum validity (${formatDuration(d.rules.maxValidity)}) exceeded`);
   await d.db.transaction().execute(async (tx) => {
     await tx.updateTable('shares').set({ validity }).where('id', '=', shareId).execute();
     const p = await findPublishOfShare(tx, shareId);
@@ -53,14 +53,14 @@ export const setShareValidity = async (d: UpdateDeps, a: Accessor, shareId: stri
       await tx.updateTable('publish_shares').set({ publish_until: p.publishDate + validity }).where('id', '=', p.id).execute();
     }
   });
-  return ok('Validity updated.');
+  return ok('share.validity-updated', 'Validity updated.');
 };
 
 /** Sets the number of views a public share allows (at least 1, checked by the API schema). */
 export const setShareMaxViews = async (d: UpdateDeps, a: Accessor, shareId: string, maxViews: number): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
   await d.db.updateTable('shares').set({ max_views: maxViews }).where('id', '=', shareId).execute();
-  return ok('Max. views updated.');
+  return ok('share.max-views-updated', 'Max. views updated.');
 };
 
 /**
@@ -70,12 +70,12 @@ export const setShareMaxViews = async (d: UpdateDeps, a: Accessor, shareId: stri
 export const setSharePassword = async (d: UpdateDeps, a: Accessor, shareId: string, password: string | null): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
   if (!password) {
-    if (d.rules.requireSharePassword) return fail('Password cannot be removed when password protection is required.');
+    if (d.rules.requireSharePassword) return fail('share.password-mandatory', 'Password cannot be removed when password protection is required.');
     await d.db.updateTable('shares').set({ password: null }).where('id', '=', shareId).execute();
-    return ok('Password deleted.');
+    return ok('share.password-deleted', 'Password deleted.');
   }
   await d.db.updateTable('shares').set({ password: await hashPassword(password) }).where('id', '=', shareId).execute();
-  return ok('Password updated.');
+  return ok('share.password-updated', 'Password updated.');
 };
 
 /**
@@ -110,12 +110,12 @@ export const publishShare = async (d: UpdateDeps, a: Accessor, shareId: string, 
     // Two first publishes at once: one insert loses on the unique share id; now the row exists.
     await attempt();
   }
-  return ok('Share published.');
+  return ok('share.published', 'Share published.');
 };
 
 /** Unpublishes; the publish id and views are kept for a later publish. */
 export const unpublishShare = async (d: UpdateDeps, a: Accessor, shareId: string): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
   await d.db.updateTable('publish_shares').set({ enabled: 0 }).where('share_id', '=', shareId).execute();
-  return ok('Share unpublished.');
+  return ok('share.unpublished', 'Share unpublished.');
 };

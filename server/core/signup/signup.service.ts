@@ -7,6 +7,7 @@ import type { SignupMode } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
 import { findAccountByLogin, insertAccount } from '../accounts/account.repository.js';
 import { hashPassword, secretEquals } from '../auth/password-hash.js';
+import { checkPasswordRule } from '../auth/password-rule.js';
 import { consumeInvitation, insertInvitation } from './invitation.repository.js';
 
 export interface InviteResult extends BasicResult {
@@ -17,7 +18,8 @@ export interface SignupService {
   /**
    * Anyone: creates an internal, active, non-admin account — when sign-up is
    * open, or with a valid invitation key in invite mode (the key is used up
-   * only when the account is created).
+   * only when the account is created). A password shorter than
+   * `passwordMinLength` is a `success:false` result and uses up nothing.
    */
   register(req: { login: string; password: string; invite: string | null }): Promise<BasicResult>;
   /** Admins: a new invitation key, given the configured invite password. */
@@ -29,18 +31,21 @@ export const createSignupService = (deps: {
   clock: Clock;
   log: Logger;
   settings: { mode: SignupMode; inviteTime: number; invitePassword: string };
+  passwordMinLength: number;
 }): SignupService => {
-  const { db, clock, log, settings } = deps;
+  const { db, clock, log, settings, passwordMinLength } = deps;
   return {
     async register(req) {
-      if (settings.mode === 'closed') return fail('Sorry, registration is closed.');
+      if (settings.mode === 'closed') return fail('signup.closed', 'Sorry, registration is closed.');
+      const tooShort = checkPasswordRule(req.password, passwordMinLength);
+      if (tooShort) return tooShort;
       const login = req.login.toLowerCase();
       const hash = await hashPassword(req.password);
       const attempt = db.transaction().execute(async (tx) => {
-        if (await findAccountByLogin(tx, login)) return fail('An account with this name already exists.');
+        if (await findAccountByLogin(tx, login)) return fail('account.exists', 'An account with this name already exists.');
         if (settings.mode === 'invite') {
           const valid = !!req.invite && (await consumeInvitation(tx, req.invite, clock.now() - settings.inviteTime));
-          if (!valid) return fail('Invalid invitation key.');
+          if (!valid) return fail('signup.invite-invalid', 'Invalid invitation key.');
         }
         await insertAccount(tx, {
           id: randomId(),
@@ -53,25 +58,25 @@ export const createSignupService = (deps: {
           created: clock.now(),
         });
         log.info('Account registered', { login });
-        return ok('Signup successful');
+        return ok('signup.done', 'Signup successful');
       });
       try {
         return await attempt;
       } catch (e) {
         // Two registrations of one name at once: the unique login decides; the key stays unused.
-        if (await findAccountByLogin(db, login)) return fail('An account with this name already exists.');
+        if (await findAccountByLogin(db, login)) return fail('account.exists', 'An account with this name already exists.');
         throw e;
       }
     },
 
     async newInvite(password) {
-      if (settings.mode !== 'invite') return { ...fail('Signing up is not enabled for invitations.'), key: null };
+      if (settings.mode !== 'invite') return { ...fail('signup.invites-disabled', 'Signing up is not enabled for invitations.'), key: null };
       if (!settings.invitePassword || !secretEquals(password, settings.invitePassword)) {
-        return { ...fail('Password is invalid.'), key: null };
+        return { ...fail('signup.invite-password-wrong', 'Password is invalid.'), key: null };
       }
       const key = randomId();
       await insertInvitation(db, key, clock.now());
-      return { ...ok('New invitation created.'), key };
+      return { ...ok('signup.invite-created', 'New invitation created.'), key };
     },
   };
 };

@@ -66,7 +66,7 @@ export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartR
       file: async (part) => storeStreamedFile(deps, share ?? (await create(DEFAULT_PROPERTIES)), part, created, pending),
     });
     share ??= await create(DEFAULT_PROPERTIES);
-    return okId(share.id, 'Share created.');
+    return okId(share.id, 'share.created', 'Share created.');
   } catch (e) {
     await removeCreated(deps, created);
     if (share) await deps.db.deleteFrom('shares').where('id', '=', share.id).execute();
@@ -94,7 +94,7 @@ export const addFiles = async (deps: UploadDeps, a: Accessor, shareId: string, r
       meta: () => undefined,
       file: (part) => storeStreamedFile(deps, share, part, created, pending),
     });
-    return ok('File(s) added');
+    return ok('share.files-added', 'File(s) added');
   } catch (e) {
     await removeCreated(deps, created);
     throw e;

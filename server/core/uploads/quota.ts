@@ -42,7 +42,7 @@ export const reserveNewFile = async (db: Db, bounds: { maxSize: number; maxFiles
   await db.transaction().execute(async (trx) => {
     await lockShare(trx, file.shareId);
     if ((await fileCount(trx, file.shareId)) >= maxFiles) {
-      throw new AppError('too-large', `A share holds at most ${maxFiles} files.`);
+      throw new AppError('too-large', `A share holds at most ${maxFiles} files.`, { reason: 'share.too-many-files' });
     }
     const used = await shareSize(trx, file.shareId);
     if (used + file.length > maxSize) throw quotaExceeded(maxSize, maxSize - used);

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { unauthenticated } from '../../common/errors.js';
+import { ok } from '../../common/result.js';
 import { loginFailed, type AuthResult } from '../../core/auth/auth.types.js';
 import type { RouteModule } from '../http-deps.js';
 import {
@@ -33,13 +34,13 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth, origin, link
 
   api.route('post', '/api/v2/sec/auth/logout', (req, res) => {
     clearAuthCookie(res, secure(req));
-    res.json({ success: true, message: 'Logged out.' });
+    res.json(ok('auth.logged-out', 'Logged out.'));
   });
 
   api.route('post', '/api/v2/sec/auth/logout-all', async (req, res) => {
     await auth.endAllSessions(caller(res).accountId);
     clearAuthCookie(res, secure(req));
-    res.json({ success: true, message: 'Signed out everywhere.' });
+    res.json(ok('auth.signed-out-everywhere', 'Signed out everywhere.'));
   });
 
   const proxy: RequestHandler = async (req, res) => {

@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, badRequest } from '../../common/errors.js';
+import { ok } from '../../common/result.js';
 import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.service.js';
 import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
 import { DaemonError } from '../../player/protocol/connection.js';
@@ -111,7 +112,7 @@ export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
     const clear: RequestHandler = (req, res) => {
       connectionId(deps, req.params);
       covers().clearCache();
-      res.json({ success: true, message: 'The cover cache was cleared.' });
+      res.json(ok('player.covers-cleared', 'The cover cache was cleared.'));
     };
     // Literal paths first: `/cover/file/album` is the file `album`, not the album route of a connection `file`.
     api.route('get', `/api/v1/${kind}/album`, album);

@@ -1,14 +1,25 @@
+import { ShareUnavailable } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
 import { publicCredentials, setShareCookie } from './open-shares.context.js';
 
-/** The public share detail by publish id; counts one view and sets the share cookie. */
+/**
+ * The public share detail by publish id; counts one view and sets the share
+ * cookie. A share that cannot be opened is a 404 whose `code` says why
+ * (`share.unknown`, `share.unpublished`, `share.expired`, `share.used-up`), so
+ * the recipient's page can say what to do next.
+ */
 export const openShareRoutes: RouteModule = (api, { shares, origin, auth, links }) => {
   api.route('get', '/api/v2/open/share/{pid}', async (req, res) => {
     const pid = String(req.params['pid']);
     const base = links.baseUrl(req);
-    const view = await shares.openView(pid, await publicCredentials(req, origin, auth), base);
-    setShareCookie(res, pid, view.cookie, base.startsWith('https:'));
     res.setHeader('Cache-Control', 'no-store');
-    res.json(view.detail);
+    try {
+      const view = await shares.openView(pid, await publicCredentials(req, origin, auth), base);
+      setShareCookie(res, pid, view.cookie, base.startsWith('https:'));
+      res.json(view.detail);
+    } catch (e) {
+      if (!(e instanceof ShareUnavailable)) throw e;
+      res.status(404).json({ success: false, message: e.message, code: e.why });
+    }
   });
 };

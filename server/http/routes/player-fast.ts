@@ -15,6 +15,8 @@
  * request whose body was consumed).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest } from '../../common/errors.js';
+import { errorResult, internalErrorResult } from '../error-mapping.js';
 import type { HttpDeps } from '../http-deps.js';
 import { requestToken } from '../request-context.js';
 import { playerAccessCheck, playerCaller, statusOfOutcome } from './player-access.js';
@@ -82,7 +84,7 @@ const handle = async (
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      send(res, 400, { success: false, message: 'The request body is not valid JSON.' });
+      send(res, 400, errorResult(badRequest('body', 'The request body is not valid JSON.')));
       return;
     }
     const command = (body as { command?: unknown } | null)?.command;
@@ -94,7 +96,7 @@ const handle = async (
     send(res, statusOfOutcome(answer.outcome), answer.body);
   } catch (e) {
     deps.log.child('http').error('Unexpected error in the player command route', { error: e instanceof Error ? e.message : String(e) });
-    if (!res.headersSent) send(res, 500, { success: false, message: 'An unexpected error occurred.' });
+    if (!res.headersSent) send(res, 500, internalErrorResult());
     else res.destroy();
   }
 };

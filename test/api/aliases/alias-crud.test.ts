@@ -39,7 +39,7 @@ describe('aliases: create, read, change, delete and who may', () => {
     expect(id).toBe('alice-inbox');
     const taken = await s.request<Result>('POST', '/api/v2/sec/alias', { id: 'alice-inbox', name: 'Mine', validity: DAY, enabled: true }, { token: bob.token });
     expect(taken.status).toBe(200);
-    expect(taken.body).toEqual({ success: false, message: "The alias id 'alice-inbox' is already taken.", id: '' });
+    expect(taken.body).toEqual({ success: false, message: "The alias id 'alice-inbox' is already taken.", code: 'alias.id-taken', id: '' });
     const bad = await s.request<Result>('POST', '/api/v2/sec/alias', { id: 'no spaces/here', name: 'x', validity: DAY, enabled: true }, { token: bob.token });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('id');
@@ -47,10 +47,10 @@ describe('aliases: create, read, change, delete and who may', () => {
 
   it('checks the validity against max-validity at creation and at every change', async () => {
     const over = await s.request<Result>('POST', '/api/v2/sec/alias', { name: 'x', validity: 31 * DAY, enabled: true }, { token: alice.token });
-    expect(over.body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded', id: '' });
+    expect(over.body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded', code: 'alias.validity-exceeded', id: '' });
     const id = await createAlias(s, alice, { validity: 30 * DAY });
     const change = await modify(alice, id, { name: 'x', validity: 31 * DAY, enabled: true });
-    expect(change.body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded', id: '' });
+    expect(change.body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded', code: 'alias.validity-exceeded', id: '' });
     expect((await get(alice, id)).body.validity).toBe(30 * DAY);
   });
 
@@ -74,7 +74,7 @@ describe('aliases: create, read, change, delete and who may', () => {
 
   it('stores members as account ids; unknown ids fail, the owner and duplicates are dropped', async () => {
     const unknown = await s.request<Result>('POST', '/api/v2/sec/alias', { name: 'x', validity: DAY, enabled: true, members: [bob.id, 'no-such-account'] }, { token: alice.token });
-    expect(unknown.body).toEqual({ success: false, message: 'Unknown member account(s): no-such-account', id: '' });
+    expect(unknown.body).toEqual({ success: false, message: 'Unknown member account(s): no-such-account', code: 'alias.unknown-members', id: '' });
     const id = await createAlias(s, alice, { name: 'Team', members: [bob.id, alice.id, bob.id, carol.id] });
     const detail = (await get(alice, id)).body;
     expect(detail.members.items).toEqual([
@@ -111,14 +111,14 @@ describe('aliases: create, read, change, delete and who may', () => {
   it('keeps the id when a change has none, and moves the alias, its members and shares to a new id', async () => {
     const id = await createAlias(s, alice, { name: 'Before', members: [bob.id] });
     const kept = await modify(alice, id, { name: 'After', validity: 3 * DAY, enabled: true, members: [bob.id] });
-    expect(kept.body).toEqual({ success: true, message: 'Alias successfully modified.', id });
+    expect(kept.body).toEqual({ success: true, message: 'Alias successfully modified.', code: 'alias.modified', id });
     expect((await get(alice, id)).body).toMatchObject({ name: 'After', validity: 3 * DAY });
     const same = await modify(alice, id, { id, name: 'After', validity: 3 * DAY, enabled: true, members: [bob.id] });
     expect(same.body.id).toBe(id);
 
     const shareId = await guestShare(s, id);
     const moved = await modify(alice, id, { id: 'alice-moved', name: 'Moved', validity: 3 * DAY, enabled: true, members: [bob.id] });
-    expect(moved.body).toEqual({ success: true, message: 'Alias successfully modified.', id: 'alice-moved' });
+    expect(moved.body).toEqual({ success: true, message: 'Alias successfully modified.', code: 'alias.modified', id: 'alice-moved' });
     expect((await get(alice, id)).status).toBe(404);
     expect((await get(bob, 'alice-moved')).body).toMatchObject({ id: 'alice-moved', name: 'Moved', members: { items: [{ id: bob.id }] } });
     const share = await s.request<{ aliasId: string; aliasName: string }>('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: bob.token });
@@ -130,7 +130,7 @@ describe('aliases: create, read, change, delete and who may', () => {
 
     await createAlias(s, bob, { id: 'bob-box' });
     const taken = await modify(alice, 'alice-moved', { id: 'bob-box', name: 'x', validity: DAY, enabled: true });
-    expect(taken.body).toEqual({ success: false, message: "The alias id 'bob-box' is already taken.", id: '' });
+    expect(taken.body).toEqual({ success: false, message: "The alias id 'bob-box' is already taken.", code: 'alias.id-taken', id: '' });
     expect((await get(alice, 'alice-moved')).status).toBe(200);
   });
 
@@ -138,7 +138,7 @@ describe('aliases: create, read, change, delete and who may', () => {
     const id = await createAlias(s, alice, { name: 'Short-lived', members: [bob.id] });
     const shareId = await guestShare(s, id);
     const del = await s.request<Result>('DELETE', `/api/v2/sec/alias/${id}`, undefined, { token: alice.token });
-    expect(del.body).toEqual({ success: true, message: 'Alias deleted.' });
+    expect(del.body).toEqual({ success: true, message: 'Alias deleted.', code: 'alias.deleted' });
     expect((await get(alice, id)).status).toBe(404);
     const share = await s.request<{ aliasId: string | null; aliasName: string | null }>('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: alice.token });
     expect(share.status).toBe(200);

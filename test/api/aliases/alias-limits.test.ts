@@ -48,12 +48,12 @@ describe('notification mails triggered by guests', () => {
     const aliasId = await createAlias(s, alice);
     const shareId = await upload(aliasId);
     const before = smtp.mails.length;
-    expect((await notify(aliasId, shareId)).body).toEqual({ success: true, message: 'Mail sent' });
+    expect((await notify(aliasId, shareId)).body).toEqual({ success: true, message: 'Mail sent', code: 'mail.sent' });
     await smtp.waitFor(before + 1);
     const again = await Promise.all([1, 2, 3].map(() => notify(aliasId, shareId)));
     for (const r of again) {
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ success: false, message: 'The owner was already notified about this share; no mail sent.' });
+      expect(r.body).toEqual({ success: false, message: 'The owner was already notified about this share; no mail sent.', code: 'mail.already-notified' });
     }
     expect(await mailsSoon()).toBe(before + 1);
     expect(s.logs()).toContain('Upload notification skipped');
@@ -82,7 +82,7 @@ describe('notification mails triggered by guests', () => {
     // an hour later the link may notify again, but a share already announced stays announced
     clock.advance(HOUR + 1000);
     const later = await upload(aliasId, 'five.txt');
-    expect((await notify(aliasId, later)).body).toEqual({ success: true, message: 'Mail sent' });
+    expect((await notify(aliasId, later)).body).toEqual({ success: true, message: 'Mail sent', code: 'mail.sent' });
     const skipped = answers.findIndex((r) => !r.body.success);
     expect((await notify(aliasId, shares[skipped]!)).body.success).toBe(true);
     expect((await notify(aliasId, shares[answers.findIndex((r) => r.body.success)]!)).body.success).toBe(false);

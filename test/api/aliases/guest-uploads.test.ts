@@ -123,7 +123,7 @@ describe('guest uploads through an alias', () => {
     expect((await detail(alice, mine)).body.files).toEqual([]);
     // the guest's own share takes more files
     const add = await postForm(s, `/api/v2/alias/upload/${mine}/files/add`, guest(aliasId), multipartForm(undefined, [{ name: 'more.txt', content: 'more' }]));
-    expect(add.body).toEqual({ success: true, message: 'File(s) added' });
+    expect(add.body).toEqual({ success: true, message: 'File(s) added', code: 'share.files-added' });
     // the guest zone has no owner routes
     expect((await fetch(`${s.url}/api/v2/alias/share/${mine}`, { headers: guest(aliasId) })).status).toBe(404);
   });
@@ -134,7 +134,7 @@ describe('guest uploads through an alias', () => {
     for (const headers of [guest('no-such-alias'), guest(disabled), guest('bad id!'), {}]) {
       const created = await s.request<Result>('POST', '/api/v2/alias/upload/new', { validity: 0, maxViews: 1 }, { headers });
       expect(created.status).toBe(401);
-      expect(created.body).toEqual({ success: false, message: 'Authentication failed.' });
+      expect(created.body).toEqual({ success: false, message: 'Authentication failed.', code: 'auth.failed' });
       expect((await postForm(s, '/api/v2/alias/upload', headers, multipartForm(undefined, [{ name: 'x', content: 'x' }]))).status).toBe(401);
       expect((await postForm(s, `/api/v2/alias/upload/${share}/files/add`, headers, multipartForm(undefined, []))).status).toBe(401);
       const tus = await fetch(`${s.url}/api/v2/alias/upload/${share}/files/tus`, { method: 'POST', headers: { ...headers, 'Upload-Length': '1', 'Tus-Resumable': '1.0.0' } });
@@ -206,10 +206,10 @@ describe('members of an alias and the shares uploaded through it', () => {
     await zip.arrayBuffer();
     expect((await fetch(`${s.url}/api/v2/sec/share/${shareId}/zip`, { headers: { 'Service-Auth': carol.token } })).status).toBe(404);
 
-    expect((await s.request('POST', `/api/v2/sec/share/${shareId}/name`, { value: 'Renamed by bob' }, { token: bob.token })).body).toEqual({ success: true, message: 'Name updated.' });
+    expect((await s.request('POST', `/api/v2/sec/share/${shareId}/name`, { value: 'Renamed by bob' }, { token: bob.token })).body).toEqual({ success: true, message: 'Name updated.', code: 'share.name-updated' });
     expect((await s.request('POST', `/api/v2/sec/share/${shareId}/name`, { value: 'carol' }, { token: carol.token })).status).toBe(404);
     expect((await s.request('POST', `/api/v2/sec/share/${shareId}/publish`, { reuseId: false }, { token: carol.token })).status).toBe(404);
-    expect((await s.request('POST', `/api/v2/sec/share/${shareId}/publish`, { reuseId: false }, { token: bob.token })).body).toEqual({ success: true, message: 'Share published.' });
+    expect((await s.request('POST', `/api/v2/sec/share/${shareId}/publish`, { reuseId: false }, { token: bob.token })).body).toEqual({ success: true, message: 'Share published.', code: 'share.published' });
     const mine = await s.request<{ name: string; publishInfo: { enabled: boolean } }>('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: alice.token });
     expect(mine.body).toMatchObject({ name: 'Renamed by bob', publishInfo: { enabled: true } });
     expect((await s.request('DELETE', `/api/v2/sec/share/${shareId}/file/${fileId}`, undefined, { token: carol.token })).status).toBe(404);
@@ -219,7 +219,7 @@ describe('members of an alias and the shares uploaded through it', () => {
   it('a member deletes the share; a former member loses access', async () => {
     const res = await postForm(s, '/api/v2/alias/upload', guest(aliasId), multipartForm(undefined, [{ name: 'x.txt', content: 'x' }]));
     const other = res.body.id!;
-    expect((await s.request('DELETE', `/api/v2/sec/share/${other}`, undefined, { token: bob.token })).body).toEqual({ success: true, message: 'Share deleted.' });
+    expect((await s.request('DELETE', `/api/v2/sec/share/${other}`, undefined, { token: bob.token })).body).toEqual({ success: true, message: 'Share deleted.', code: 'share.deleted' });
     expect((await s.request('GET', `/api/v2/sec/share/${other}`, undefined, { token: alice.token })).status).toBe(404);
 
     await s.request('POST', `/api/v2/sec/alias/${aliasId}`, { name: 'Team inbox', validity: DAY, enabled: true, members: [carol.id] }, { token: alice.token });

@@ -42,13 +42,13 @@ describe.each([
     const listed = await s.request<{ items: AliasBody[] }>('GET', '/api/v2/sec/alias?q=NETWORK', undefined, { token: bob.token });
     expect(listed.body.items.map((a) => a.id)).toEqual([id]);
     const moved = await s.request<Result>('POST', `/api/v2/sec/alias/${id}`, { id: 'net-box-2', name: 'Moved', validity: DAY, enabled: true, members: [bob.id] }, { token: alice.token });
-    expect(moved.body).toEqual({ success: true, message: 'Alias successfully modified.', id: 'net-box-2' });
+    expect(moved.body).toEqual({ success: true, message: 'Alias successfully modified.', code: 'alias.modified', id: 'net-box-2' });
     const share = await s.request<{ aliasId: string }>('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: bob.token });
     expect(share.body.aliasId).toBe('net-box-2');
     const taken = await s.request<Result>('POST', '/api/v2/sec/alias', { id: 'net-box-2', name: 'x', validity: DAY, enabled: true }, { token: bob.token });
     expect(taken.body.success).toBe(false);
 
-    expect((await s.request<Result>('DELETE', '/api/v2/sec/alias/net-box-2', undefined, { token: alice.token })).body).toEqual({ success: true, message: 'Alias deleted.' });
+    expect((await s.request<Result>('DELETE', '/api/v2/sec/alias/net-box-2', undefined, { token: alice.token })).body).toEqual({ success: true, message: 'Alias deleted.', code: 'alias.deleted' });
     const after = await s.request<{ aliasId: string | null }>('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: alice.token });
     expect(after.body.aliasId).toBeNull();
     expect((await s.request('GET', `/api/v2/sec/share/${shareId}`, undefined, { token: bob.token })).status).toBe(404);

@@ -62,7 +62,7 @@ describe('guest-upload-completed', () => {
 
     const res = await notify(shareId);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: false, message: 'Mail feature is disabled.' });
+    expect(res.body).toEqual({ success: false, message: 'Mail feature is disabled.', code: 'mail.disabled' });
     expect(events).toEqual([{ type: 'guest-upload-completed', shareId, aliasId, aliasName: 'Phone uploads', fileCount: 2, totalSize: 71_234 }]);
     // told again without new files: nothing new
     await notify(shareId);

@@ -37,11 +37,11 @@ export const adminToken = (s: TestServer): Promise<string> => s.login(ADMIN.logi
 /** Creates an active account through the admin API and logs it in. */
 export const createUser = async (s: TestServer, login: string, email: string | null = null): Promise<User> => {
   const admin = await adminToken(s);
-  const res = await s.request<Result>('POST', '/api/v2/admin/account', { login, state: 'Active', admin: false, password: `${login}-pw`, email }, { token: admin });
+  const res = await s.request<Result>('POST', '/api/v2/admin/account', { login, state: 'Active', admin: false, password: `${login}-password`, email }, { token: admin });
   expect(res.body.success, res.text).toBe(true);
   const list = await s.request<{ items: { id: string; login: string }[] }>('GET', `/api/v2/admin/account?q=${login}`, undefined, { token: admin });
   const account = list.body.items.find((a) => a.login === login)!;
-  return { id: account.id, login, token: await s.login(login, `${login}-pw`) };
+  return { id: account.id, login, token: await s.login(login, `${login}-password`) };
 };
 
 /** The admin as a `User`. */

@@ -33,14 +33,14 @@ describe('account administration', () => {
   };
 
   it('creates internal accounts, refuses duplicates, and lists them with every field', async () => {
-    const create = await s.request('POST', '/api/v2/admin/account', { login: 'Kim', state: 'active', admin: false, password: 'kim-pw', email: 'kim@example.test' }, { token: admin });
-    expect(create.body).toEqual({ success: true, message: 'Account successfully created.' });
-    const dup = await s.request('POST', '/api/v2/admin/account', { login: 'kim', state: 'Active', admin: true, password: 'x' }, { token: admin });
-    expect(dup.body).toEqual({ success: false, message: "The account 'kim' already exists." });
+    const create = await s.request('POST', '/api/v2/admin/account', { login: 'Kim', state: 'active', admin: false, password: 'kim-password', email: 'kim@example.test' }, { token: admin });
+    expect(create.body).toEqual({ success: true, message: 'Account successfully created.', code: 'account.created' });
+    const dup = await s.request('POST', '/api/v2/admin/account', { login: 'kim', state: 'Active', admin: true, password: 'kim-other-password' }, { token: admin });
+    expect(dup.body).toEqual({ success: false, message: "The account 'kim' already exists.", code: 'account.exists' });
     const kim = await byLogin('kim');
     expect(kim).toMatchObject({ login: 'kim', source: 'intern', state: 'Active', admin: false, email: 'kim@example.test', loginCount: 0, shares: 0, lastLogin: null });
     expect(typeof kim.created).toBe('number');
-    await s.login('kim', 'kim-pw');
+    await s.login('kim', 'kim-password');
     expect((await byLogin('kim')).loginCount).toBe(1);
     expect((await byLogin('kim')).lastLogin).toBeGreaterThan(0);
     const all = await s.request<{ items: Account[] }>('GET', '/api/v2/admin/account', undefined, { token: admin });
@@ -70,20 +70,20 @@ describe('account administration', () => {
 
   it('modifies state, admin flag, e-mail (omitted removes it) and password', async () => {
     const kim = await byLogin('kim');
-    const res = await s.request('POST', `/api/v2/admin/account/${kim.id}`, { state: 'Active', admin: true, password: 'kim-new' }, { token: admin });
-    expect(res.body).toEqual({ success: true, message: 'Account successfully modified.' });
+    const res = await s.request('POST', `/api/v2/admin/account/${kim.id}`, { state: 'Active', admin: true, password: 'kim-new-password' }, { token: admin });
+    expect(res.body).toEqual({ success: true, message: 'Account successfully modified.', code: 'account.modified' });
     const after = await byLogin('kim');
     expect(after).toMatchObject({ admin: true, email: null });
-    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'kim', password: 'kim-new' })).body['admin']).toBe(true);
+    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'kim', password: 'kim-new-password' })).body['admin']).toBe(true);
     const keep = await s.request('POST', `/api/v2/admin/account/${kim.id}`, { state: 'Active', admin: false, email: 'k@example.test', password: '' }, { token: admin });
     expect(keep.body['success']).toBe(true);
-    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'kim', password: 'kim-new' })).body['success']).toBe(true);
+    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'kim', password: 'kim-new-password' })).body['success']).toBe(true);
     expect((await s.request('POST', '/api/v2/admin/account/unknown-id', { state: 'Active', admin: false }, { token: admin })).status).toBe(404);
   });
 
   it('takes admin rights away at once when an admin is demoted', async () => {
-    await s.request('POST', '/api/v2/admin/account', { login: 'max', state: 'Active', admin: true, password: 'max-pw' }, { token: admin });
-    const maxToken = await s.login('max', 'max-pw');
+    await s.request('POST', '/api/v2/admin/account', { login: 'max', state: 'Active', admin: true, password: 'max-password' }, { token: admin });
+    const maxToken = await s.login('max', 'max-password');
     expect((await s.request('GET', '/api/v2/admin/account', undefined, { token: maxToken })).status).toBe(200);
     const max = await byLogin('max');
     await s.request('POST', `/api/v2/admin/account/${max.id}`, { state: 'Active', admin: false }, { token: admin });
@@ -99,17 +99,17 @@ describe('account administration', () => {
   });
 
   it('deletes an account; its token stops working; a second delete is 404', async () => {
-    await s.request('POST', '/api/v2/admin/account', { login: 'ned', state: 'Active', admin: false, password: 'ned-pw' }, { token: admin });
-    const nedToken = await s.login('ned', 'ned-pw');
+    await s.request('POST', '/api/v2/admin/account', { login: 'ned', state: 'Active', admin: false, password: 'ned-password' }, { token: admin });
+    const nedToken = await s.login('ned', 'ned-password');
     const ned = await byLogin('ned');
-    expect((await s.request('DELETE', `/api/v2/admin/account/${ned.id}`, undefined, { token: admin })).body).toEqual({ success: true, message: 'Account deleted.' });
+    expect((await s.request('DELETE', `/api/v2/admin/account/${ned.id}`, undefined, { token: admin })).body).toEqual({ success: true, message: 'Account deleted.', code: 'account.deleted' });
     expect((await s.request('POST', '/api/v2/sec/auth/session', undefined, { token: nedToken })).status).toBe(401);
     expect((await s.request('DELETE', `/api/v2/admin/account/${ned.id}`, undefined, { token: admin })).status).toBe(404);
   });
 
   it('refuses non-admins with 403 and anonymous callers with 401 on every admin route', async () => {
-    await s.request('POST', '/api/v2/open/signup/register', { login: 'olga', password: 'olga-pw' });
-    const user = await s.login('olga', 'olga-pw');
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'olga', password: 'olga-password' });
+    const user = await s.login('olga', 'olga-password');
     const kim = await byLogin('kim');
     const routes: Array<[string, string, unknown]> = [
       ['GET', '/api/v2/admin/account', undefined],

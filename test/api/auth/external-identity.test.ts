@@ -92,7 +92,7 @@ describe('proxy login', () => {
       for (const method of ['GET', 'POST']) {
         const res = await s.request(method, PROXY, undefined, { headers: { 'X-Remote-User': 'admin' } });
         expect(res.status, method).toBe(401);
-        expect(res.body).toEqual({ success: false, message: 'Authentication failed.' });
+        expect(res.body).toEqual({ success: false, message: 'Authentication failed.', code: 'auth.failed' });
         expect(res.headers.get('set-cookie')).toBeNull();
       }
     } finally {

@@ -13,11 +13,11 @@ describe('login modules through the real server', () => {
 
   beforeAll(async () => {
     http = await startEndpoint((req, res) => {
-      const ok = req.url.includes('user=hugo') && req.url.includes('pass=hugo-pw');
+      const ok = req.url.includes('user=hugo') && req.url.includes('pass=hugo-password');
       res.writeHead(ok ? 200 : 403).end();
     });
     basic = await startEndpoint((req, res) => {
-      const ok = req.headers.authorization === `Basic ${Buffer.from('irma:irma-pw').toString('base64')}`;
+      const ok = req.headers.authorization === `Basic ${Buffer.from('irma:irma-password').toString('base64')}`;
       res.writeHead(ok ? 204 : 401).end();
     });
     s = await startServer({
@@ -25,7 +25,7 @@ describe('login modules through the real server', () => {
         'rate-limit': { enabled: false },
         backend: {
           auth: {
-            fixed: { enabled: true, user: 'root', password: 'root-pw', order: 10 },
+            fixed: { enabled: true, user: 'root', password: 'root-password', order: 10 },
             http: { enabled: false },
             command: { enabled: true, program: [process.execPath, commandFixture, '{{user}}', '{{pass}}'], order: 40 },
             internal: { enabled: true, order: 50 },
@@ -41,7 +41,7 @@ describe('login modules through the real server', () => {
   });
 
   it('fixed: logs in the configured user as an external admin; a wrong password does not fall through', async () => {
-    const ok = await s.request('POST', LOGIN, { account: 'ROOT', password: 'root-pw' });
+    const ok = await s.request('POST', LOGIN, { account: 'ROOT', password: 'root-password' });
     expect(ok.body).toMatchObject({ success: true, user: 'root', admin: true });
     expect((await s.request('POST', LOGIN, { account: 'root', password: 'nope' })).body['success']).toBe(false);
   });
@@ -49,7 +49,7 @@ describe('login modules through the real server', () => {
   it('command: runs the real program; it answers for every user, so internal accounts behind it are not reached', async () => {
     const ok = await s.request('POST', LOGIN, { account: 'alice', password: 's3cret with space' });
     expect(ok.body).toMatchObject({ success: true, user: 'alice', admin: false });
-    const admin = await s.request('GET', '/api/v2/admin/account?q=alice', undefined, { token: await s.login('root', 'root-pw') });
+    const admin = await s.request('GET', '/api/v2/admin/account?q=alice', undefined, { token: await s.login('root', 'root-password') });
     expect((admin.body['items'] as Array<{ source: string }>)[0]?.source).toBe('extern');
     // the internal admin comes after the command module, which answers "no" for it
     expect((await s.request('POST', LOGIN, { account: ADMIN.login, password: ADMIN.password })).body['success']).toBe(false);
@@ -68,9 +68,9 @@ describe('login modules through the real server', () => {
       },
     });
     try {
-      expect((await t.request('POST', LOGIN, { account: 'hugo', password: 'hugo-pw' })).body).toMatchObject({ success: true, user: 'hugo' });
+      expect((await t.request('POST', LOGIN, { account: 'hugo', password: 'hugo-password' })).body).toMatchObject({ success: true, user: 'hugo' });
       // http answers first and says no, so http-basic is never asked
-      expect((await t.request('POST', LOGIN, { account: 'irma', password: 'irma-pw' })).body['success']).toBe(false);
+      expect((await t.request('POST', LOGIN, { account: 'irma', password: 'irma-password' })).body['success']).toBe(false);
       expect(basic.seen).toHaveLength(0);
     } finally {
       await t.stop();
@@ -79,7 +79,7 @@ describe('login modules through the real server', () => {
       config: { backend: { auth: { 'http-basic': { enabled: true, url: `${basic.url}/basic`, method: 'GET', order: 6 } } } },
     });
     try {
-      expect((await b.request('POST', LOGIN, { account: 'irma', password: 'irma-pw' })).body).toMatchObject({ success: true, user: 'irma' });
+      expect((await b.request('POST', LOGIN, { account: 'irma', password: 'irma-password' })).body).toMatchObject({ success: true, user: 'irma' });
       expect((await b.request('POST', LOGIN, { account: 'irma', password: 'bad' })).body['success']).toBe(false);
     } finally {
       await b.stop();
@@ -87,7 +87,7 @@ describe('login modules through the real server', () => {
   });
 
   it('refuses a disabled external account even when its module says yes', async () => {
-    const root = await s.login('root', 'root-pw');
+    const root = await s.login('root', 'root-password');
     const list = await s.request('GET', '/api/v2/admin/account?q=alice', undefined, { token: root });
     const alice = (list.body['items'] as Array<{ id: string }>)[0]!;
     await s.request('POST', `/api/v2/admin/account/${alice.id}`, { state: 'Disabled', admin: false }, { token: root });
@@ -95,10 +95,10 @@ describe('login modules through the real server', () => {
   });
 
   it('does not hand an internal account to an external module of the same name', async () => {
-    const root = await s.login('root', 'root-pw');
-    await s.request('POST', '/api/v2/admin/account', { login: 'bob', state: 'Active', admin: false, password: 'bob-pw' }, { token: root });
-    // the command fixture accepts bob/bob-pw, but bob is an internal account
-    expect((await s.request('POST', LOGIN, { account: 'bob', password: 'bob-pw' })).body['success']).toBe(false);
+    const root = await s.login('root', 'root-password');
+    await s.request('POST', '/api/v2/admin/account', { login: 'bob', state: 'Active', admin: false, password: 'bob-password' }, { token: root });
+    // the command fixture accepts bob/bob-password, but bob is an internal account
+    expect((await s.request('POST', LOGIN, { account: 'bob', password: 'bob-password' })).body['success']).toBe(false);
     expect(s.logs()).toContain('the account belongs to another login source');
   });
 });

@@ -38,7 +38,7 @@ describe('login, session renewal, logout', () => {
     ]) {
       const res = await s.request('POST', LOGIN, body);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: '', user: '', admin: false, success: false, message: 'Login failed.', token: null, validMs: 0 });
+      expect(res.body).toEqual({ id: '', user: '', admin: false, success: false, message: 'Login failed.', code: 'auth.failed', token: null, validMs: 0 });
       expect(res.headers.get('set-cookie')).toBeNull();
     }
     expect(s.logs()).toContain('Authentication attempt failure for username nobody from ip');
@@ -76,7 +76,7 @@ describe('login, session renewal, logout', () => {
     for (const opts of [{}, { token: 'garbage' }, { cookie: 'service_auth=garbage' }]) {
       const res = await s.request('POST', SESSION, undefined, opts);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, message: 'Authentication failed.' });
+      expect(res.body).toEqual({ success: false, message: 'Authentication failed.', code: 'auth.failed' });
     }
     const token = await s.login(ADMIN.login, ADMIN.password);
     clock.advance(s.config.backend.auth.sessionValid + 1000);
@@ -96,16 +96,16 @@ describe('login, session renewal, logout', () => {
     const create = await s.request(
       'POST',
       '/api/v2/admin/account',
-      { login: 'Carol', state: 'Active', admin: false, password: 'carol-pw' },
+      { login: 'Carol', state: 'Active', admin: false, password: 'carol-password' },
       { token: adminToken },
     );
-    expect(create.body).toEqual({ success: true, message: 'Account successfully created.' });
-    const carolToken = await s.login('carol', 'carol-pw');
+    expect(create.body).toEqual({ success: true, message: 'Account successfully created.', code: 'account.created' });
+    const carolToken = await s.login('carol', 'carol-password');
     const carol = (await s.request<{ items: Array<{ id: string; login: string }> }>('GET', '/api/v2/admin/account?q=carol', undefined, { token: adminToken })).body.items[0]!;
     const disable = await s.request('POST', `/api/v2/admin/account/${carol.id}`, { state: 'disabled', admin: false }, { token: adminToken });
     expect(disable.body['success']).toBe(true);
 
-    const login = await s.request('POST', LOGIN, { account: 'carol', password: 'carol-pw' });
+    const login = await s.request('POST', LOGIN, { account: 'carol', password: 'carol-password' });
     expect(login.body['success']).toBe(false);
     expect((await s.request('POST', SESSION, undefined, { token: carolToken })).status).toBe(401);
     expect((await s.request('GET', '/api/v2/sec/settings/email', undefined, { token: carolToken })).status).toBe(401);
@@ -113,7 +113,7 @@ describe('login, session renewal, logout', () => {
     // disabling ended carol's sessions: re-enabling lets her log in again, but not revive the old token
     await s.request('POST', `/api/v2/admin/account/${carol.id}`, { state: 'Active', admin: false }, { token: adminToken });
     expect((await s.request('POST', SESSION, undefined, { token: carolToken })).status).toBe(401);
-    expect((await s.request('POST', SESSION, undefined, { token: await s.login('carol', 'carol-pw') })).status).toBe(200);
+    expect((await s.request('POST', SESSION, undefined, { token: await s.login('carol', 'carol-password') })).status).toBe(200);
   });
 });
 

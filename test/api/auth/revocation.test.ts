@@ -46,7 +46,7 @@ describe('session generations', () => {
     const laptop = await s.login(u.login, 'first-password');
     const renewed = String((await s.request('POST', SESSION, undefined, { token: laptop })).body['token']);
     const change = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'first-password', newPassword: 'second-password' }, { token: phone });
-    expect(change.body).toEqual({ success: true, message: 'Password successfully changed.' });
+    expect(change.body).toEqual({ success: true, message: 'Password successfully changed.', code: 'account.password-changed' });
     for (const token of [phone, laptop, renewed]) {
       expect(await status(token)).toBe(401);
       expect(await renewStatus(token)).toBe(401);
@@ -85,7 +85,7 @@ describe('session generations', () => {
     const someoneElse = await s.login(ADMIN.login, ADMIN.password);
     const res = await s.request('POST', LOGOUT_ALL, undefined, { token: one });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Signed out everywhere.' });
+    expect(res.body).toEqual({ success: true, message: 'Signed out everywhere.', code: 'auth.signed-out-everywhere' });
     expect(res.headers.get('set-cookie')).toMatch(/service_auth=;.*Expires=Thu, 01 Jan 1970/);
     expect(await status(one)).toBe(401);
     expect(await status(two)).toBe(401);

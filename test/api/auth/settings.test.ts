@@ -5,9 +5,9 @@ describe('own e-mail and password', () => {
   let s: TestServer;
   let token: string;
   beforeAll(async () => {
-    s = await startServer({ config: { backend: { auth: { fixed: { enabled: true, user: 'root', password: 'root-pw' } } } } });
-    await s.request('POST', '/api/v2/open/signup/register', { login: 'judy', password: 'judy-pw' });
-    token = await s.login('judy', 'judy-pw');
+    s = await startServer({ config: { backend: { auth: { fixed: { enabled: true, user: 'root', password: 'root-password' } } } } });
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'judy', password: 'judy-password' });
+    token = await s.login('judy', 'judy-password');
   });
   afterAll(() => s.stop());
 
@@ -16,6 +16,7 @@ describe('own e-mail and password', () => {
     expect((await s.request('POST', '/api/v2/sec/settings/email', { email: 'judy@example.test' }, { token })).body).toEqual({
       success: true,
       message: 'E-Mail successfully changed.',
+      code: 'account.email-changed',
     });
     expect((await s.request('GET', '/api/v2/sec/settings/email', undefined, { token })).body).toEqual({ email: 'judy@example.test' });
     expect((await s.request('DELETE', '/api/v2/sec/settings/email', undefined, { token })).body['success']).toBe(true);
@@ -31,25 +32,26 @@ describe('own e-mail and password', () => {
   });
 
   it('changes the password of an internal account after checking the old one', async () => {
-    expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).body).toEqual({ success: true, message: 'Account available' });
-    const wrong = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'nope', newPassword: 'new-pw' }, { token });
-    expect(wrong.body).toEqual({ success: false, message: 'Password is wrong.' });
-    const ok = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'judy-pw', newPassword: 'new-pw' }, { token });
-    expect(ok.body).toEqual({ success: true, message: 'Password successfully changed.' });
-    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'judy', password: 'judy-pw' })).body['success']).toBe(false);
+    expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).body).toEqual({ success: true, message: 'Account available', code: 'account.password-available' });
+    const wrong = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'nope', newPassword: 'new-password' }, { token });
+    expect(wrong.body).toEqual({ success: false, message: 'Password is wrong.', code: 'account.password-wrong' });
+    const ok = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'judy-password', newPassword: 'new-password' }, { token });
+    expect(ok.body).toEqual({ success: true, message: 'Password successfully changed.', code: 'account.password-changed' });
+    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'judy', password: 'judy-password' })).body['success']).toBe(false);
     // the change ended every session, this one too
     expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).status).toBe(401);
-    token = await s.login('judy', 'new-pw');
-    expect((await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'new-pw', newPassword: '' }, { token })).status).toBe(400);
+    token = await s.login('judy', 'new-password');
+    expect((await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'new-password', newPassword: '' }, { token })).status).toBe(400);
   });
 
   it('says an external account has no password to change', async () => {
-    const root = await s.login('root', 'root-pw');
+    const root = await s.login('root', 'root-password');
     expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token: root })).body).toEqual({
       success: false,
       message: 'Account not available',
+      code: 'account.password-unavailable',
     });
-    const res = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'root-pw', newPassword: 'x' }, { token: root });
-    expect(res.body).toEqual({ success: false, message: 'Not an internal account.' });
+    const res = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'root-password', newPassword: 'x' }, { token: root });
+    expect(res.body).toEqual({ success: false, message: 'Not an internal account.', code: 'account.not-internal' });
   });
 });

@@ -13,16 +13,16 @@ describe('sign-up mode open', () => {
   afterAll(() => s.stop());
 
   it('registers an internal, active, non-admin account that can log in', async () => {
-    const res = await s.request('POST', REGISTER, { login: 'Dave', password: 'dave-pw' });
-    expect(res.body).toEqual({ success: true, message: 'Signup successful' });
-    const login = await s.request('POST', '/api/v2/open/auth/login', { account: 'dave', password: 'dave-pw' });
+    const res = await s.request('POST', REGISTER, { login: 'Dave', password: 'dave-password' });
+    expect(res.body).toEqual({ success: true, message: 'Signup successful', code: 'signup.done' });
+    const login = await s.request('POST', '/api/v2/open/auth/login', { account: 'dave', password: 'dave-password' });
     expect(login.body).toMatchObject({ success: true, user: 'dave', admin: false });
   });
 
   it('refuses a taken login (case-insensitive) as a business outcome', async () => {
-    const res = await s.request('POST', REGISTER, { login: 'DAVE', password: 'other' });
+    const res = await s.request('POST', REGISTER, { login: 'DAVE', password: 'other-password' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: false, message: 'An account with this name already exists.' });
+    expect(res.body).toEqual({ success: false, message: 'An account with this name already exists.', code: 'account.exists' });
   });
 
   it('answers 400 for an invalid login or a missing password', async () => {
@@ -34,7 +34,7 @@ describe('sign-up mode open', () => {
   it('creates no invitation outside invite mode', async () => {
     const token = await s.login(ADMIN.login, ADMIN.password);
     const res = await s.request('POST', INVITE_PATHS[0]!, { password: 'generate-invite' }, { token });
-    expect(res.body).toEqual({ success: false, message: 'Signing up is not enabled for invitations.', key: null });
+    expect(res.body).toEqual({ success: false, message: 'Signing up is not enabled for invitations.', code: 'signup.invites-disabled', key: null });
   });
 });
 
@@ -43,7 +43,7 @@ describe('sign-up mode closed', () => {
     const s = await startServer({ config: { backend: { signup: { mode: 'closed' } } } });
     try {
       const res = await s.request('POST', REGISTER, { login: 'erin', password: 'pw' });
-      expect(res.body).toEqual({ success: false, message: 'Sorry, registration is closed.' });
+      expect(res.body).toEqual({ success: false, message: 'Sorry, registration is closed.', code: 'signup.closed' });
       expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'erin', password: 'pw' })).body['success']).toBe(false);
     } finally {
       await s.stop();
@@ -62,8 +62,8 @@ describe('sign-up mode invite', () => {
       config: { backend: { signup: { mode: 'invite', 'invite-password': 'let-me-invite', 'invite-time': '1 day' } } },
     });
     adminToken = await s.login(ADMIN.login, ADMIN.password);
-    await s.request('POST', '/api/v2/admin/account', { login: 'frank', state: 'Active', admin: false, password: 'frank-pw' }, { token: adminToken });
-    userToken = await s.login('frank', 'frank-pw');
+    await s.request('POST', '/api/v2/admin/account', { login: 'frank', state: 'Active', admin: false, password: 'frank-password' }, { token: adminToken });
+    userToken = await s.login('frank', 'frank-password');
   });
   afterAll(() => s.stop());
 
@@ -79,7 +79,7 @@ describe('sign-up mode invite', () => {
   it('refuses a wrong invite password, non-admins (403) and missing tokens (401) at every path', async () => {
     for (const path of INVITE_PATHS) {
       const wrong = await s.request('POST', path, { password: 'nope' }, { token: adminToken });
-      expect(wrong.body).toEqual({ success: false, message: 'Password is invalid.', key: null });
+      expect(wrong.body).toEqual({ success: false, message: 'Password is invalid.', code: 'signup.invite-password-wrong', key: null });
       expect((await s.request('POST', path, { password: 'let-me-invite' }, { token: userToken })).status).toBe(403);
       expect((await s.request('POST', path, { password: 'let-me-invite' })).status).toBe(401);
       expect((await s.request('POST', path, { nope: 1 }, { token: adminToken })).status).toBe(400);
@@ -88,19 +88,19 @@ describe('sign-up mode invite', () => {
 
   it('registers with a valid key once; a used, unknown or missing key is refused', async () => {
     const key = (await s.request<{ key: string }>('POST', INVITE_PATHS[0]!, { password: 'let-me-invite' }, { token: adminToken })).body.key;
-    expect((await s.request('POST', REGISTER, { login: 'gina', password: 'pw' })).body).toEqual({ success: false, message: 'Invalid invitation key.' });
-    expect((await s.request('POST', REGISTER, { login: 'gina', password: 'pw', invite: 'unknown-key' })).body['success']).toBe(false);
+    expect((await s.request('POST', REGISTER, { login: 'gina', password: 'long-enough' })).body).toEqual({ success: false, message: 'Invalid invitation key.', code: 'signup.invite-invalid' });
+    expect((await s.request('POST', REGISTER, { login: 'gina', password: 'long-enough', invite: 'unknown-key' })).body['success']).toBe(false);
     // a taken login does not use up the key
-    const taken = await s.request('POST', REGISTER, { login: 'frank', password: 'pw', invite: key });
-    expect(taken.body).toEqual({ success: false, message: 'An account with this name already exists.' });
-    expect((await s.request('POST', REGISTER, { login: 'gina', password: 'pw', invite: key })).body).toEqual({ success: true, message: 'Signup successful' });
-    expect((await s.request('POST', REGISTER, { login: 'hank', password: 'pw', invite: key })).body['message']).toBe('Invalid invitation key.');
+    const taken = await s.request('POST', REGISTER, { login: 'frank', password: 'long-enough', invite: key });
+    expect(taken.body).toEqual({ success: false, message: 'An account with this name already exists.', code: 'account.exists' });
+    expect((await s.request('POST', REGISTER, { login: 'gina', password: 'long-enough', invite: key })).body).toEqual({ success: true, message: 'Signup successful', code: 'signup.done' });
+    expect((await s.request('POST', REGISTER, { login: 'hank', password: 'long-enough', invite: key })).body['message']).toBe('Invalid invitation key.');
   });
 
   it('refuses a key older than invite-time', async () => {
     const key = (await s.request<{ key: string }>('POST', INVITE_PATHS[0]!, { password: 'let-me-invite' }, { token: adminToken })).body.key;
     clock.advance(86_400_000 + 1000);
-    const res = await s.request('POST', REGISTER, { login: 'ivan', password: 'pw', invite: key });
+    const res = await s.request('POST', REGISTER, { login: 'ivan', password: 'long-enough', invite: key });
     expect(res.body['message']).toBe('Invalid invitation key.');
   });
 });

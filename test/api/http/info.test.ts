@@ -6,7 +6,7 @@ const FIELDS = [
   'signupMode', 'oauthConfig', 'chunkSize', 'maxValidity', 'maxSize', 'authRefreshTime', 'defaultValidity',
   'zipMaxSize', 'retryDelays', 'mailEnabled', 'oauthOnly', 'aliasMemberEnabled', 'playerEnabled', 'oauthAutoRedirect',
   'proxyAuthEnabled', 'proxyOnly', 'hideLoginForm', 'sharePasswordRequired', 'autoPublishEnabled',
-  'welcomeMessage', 'defaultLanguage', 'initialTheme', 'defaultTimezone', 'initialPage',
+  'welcomeMessage', 'defaultLanguage', 'initialTheme', 'defaultTimezone', 'initialPage', 'passwordMinLength',
 ];
 
 describe('client settings and version', () => {
@@ -41,11 +41,12 @@ describe('client settings and version', () => {
       proxyOnly: false,
       hideLoginForm: false,
       sharePasswordRequired: false,
-      autoPublishEnabled: false,
+      autoPublishEnabled: true,
       footerVisible: true,
       defaultLanguage: 'gb',
       initialTheme: 'light',
       initialPage: 'home',
+      passwordMinLength: 8,
     });
   });
 
@@ -71,7 +72,7 @@ describe('client settings from configuration', () => {
         'base-url': 'https://pier.example.test',
         'alias-member-enabled': false,
         player: { enabled: false },
-        webapp: { 'app-name': 'Dock', 'chunk-size': '2M', 'retry-delays': [0, 100], 'auto-publish-enabled': true },
+        webapp: { 'app-name': 'Dock', 'chunk-size': '2M', 'retry-delays': [0, 100], 'publish-on-upload': false },
         backend: {
           signup: { mode: 'invite' },
           share: { 'require-share-password': true, 'max-size': '10M', 'zip-max-size': '20M' },
@@ -98,7 +99,7 @@ describe('client settings from configuration', () => {
         retryDelays: [0, 100],
         signupMode: 'invite',
         sharePasswordRequired: true,
-        autoPublishEnabled: true,
+        autoPublishEnabled: false,
         aliasMemberEnabled: false,
         playerEnabled: false,
         maxSize: 10 * 1024 * 1024,
@@ -109,6 +110,19 @@ describe('client settings from configuration', () => {
         proxyOnly: false,
         hideLoginForm: true,
       });
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe("autoPublishEnabled (Sharry's field)", () => {
+  it("is publish-on-upload, also when set through Sharry's auto-publish-enabled", async () => {
+    const s = await startServer({ env: { SERVICE_WEBAPP_AUTO_PUBLISH_ENABLED: 'false' } });
+    try {
+      expect(s.config.webapp.publishOnUpload).toBe(false);
+      const res = await s.request('GET', '/api/v2/open/info/appconfig');
+      expect(res.body['autoPublishEnabled']).toBe(false);
     } finally {
       await s.stop();
     }

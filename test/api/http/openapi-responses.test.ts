@@ -155,6 +155,7 @@ describe('every answer of a full scenario matches openapi.yml', () => {
     expect((await call('POST', '/api/v2/open/auth/login', { body: new TextEncoder().encode('{nope'), headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
     const admin = await login(ADMIN.login, ADMIN.password);
     await success('POST', '/api/v2/sec/auth/session', { token: admin });
+    await ok('GET', '/api/v2/sec/info/addresses', { token: admin });
     expect((await call('GET', '/api/v2/sec/share/search')).status).toBe(401);
 
     // Invitations, sign-up, account administration

@@ -82,6 +82,6 @@ describe('served documentation, web client and unknown routes', () => {
     }
     const res = await fetch(`${s.url}/api/v2/open/nope`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ success: false, message: 'The requested resource was not found.' });
+    expect(await res.json()).toEqual({ success: false, message: 'The requested resource was not found.', code: 'error.not-found' });
   });
 });

@@ -15,8 +15,8 @@ describe('access zones', () => {
 
   beforeAll(async () => {
     s = await startServer();
-    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
-    user = await s.login('user', 'user-pw');
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-password' });
+    user = await s.login('user', 'user-password');
   });
   afterAll(() => s.stop());
 
@@ -31,7 +31,7 @@ describe('access zones', () => {
         const res = await s.request(r.method, concrete(r.path), r.method === 'POST' ? {} : undefined, token ? { token } : {});
         expect(res.status, `${r.method} ${r.path}`).toBe(401);
         // a HEAD answer carries no body
-        if (r.method !== 'HEAD') expect(res.body).toEqual({ success: false, message: 'Authentication failed.' });
+        if (r.method !== 'HEAD') expect(res.body).toEqual({ success: false, message: 'Authentication failed.', code: 'auth.failed' });
       }
     }
   });

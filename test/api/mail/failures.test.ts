@@ -41,7 +41,7 @@ describe('the SMTP server is down', () => {
     const aliasId = await createAlias(s, alice);
     const { shareId, res } = await uploadAndNotify(s, aliasId);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: false, message: 'Sending failed to all recipients (1)' });
+    expect(res.body).toEqual({ success: false, message: 'Sending failed to all recipients (1)', code: 'mail.failed' });
     await expectComplete(s, alice, shareId);
     expect(s.logs()).toContain('Sending the upload notification failed');
     expect(s.logs()).toContain('ECONNREFUSED');
@@ -79,7 +79,7 @@ describe('the SMTP server refuses a recipient', () => {
   it('notifies the others, reports the partial failure and keeps the upload', async () => {
     const aliasId = await createAlias(s, alice, { members: [bob.id] });
     const { shareId, res } = await uploadAndNotify(s, aliasId);
-    expect(res.body).toEqual({ success: true, message: 'Sending succeeded for 1, but failed for 1 recipients' });
+    expect(res.body).toEqual({ success: true, message: 'Sending succeeded for 1, but failed for 1 recipients', code: 'mail.partly-sent' });
     const mails = await smtp.waitFor(1);
     expect(mails.map((m) => m.to)).toEqual([['bob@example.test']]);
     await expectComplete(s, alice, shareId);
@@ -89,14 +89,14 @@ describe('the SMTP server refuses a recipient', () => {
   it('reports a notification refused for everybody, with the upload still complete', async () => {
     const aliasId = await createAlias(s, alice);
     const { shareId, res } = await uploadAndNotify(s, aliasId);
-    expect(res.body).toEqual({ success: false, message: 'Sending failed to all recipients (1)' });
+    expect(res.body).toEqual({ success: false, message: 'Sending failed to all recipients (1)', code: 'mail.failed' });
     await expectComplete(s, alice, shareId);
   });
 
   it('sends to the accepted recipients of a mail and names the refused ones', async () => {
     const before = smtp.mails.length;
     const res = await s.request<Result>('POST', '/api/v2/sec/mail/send', { recipients: ['alice@example.test', 'carl@example.test'], subject: 's', body: 'b' }, { token: bob.token });
-    expect(res.body).toEqual({ success: true, message: 'Mail successfully sent, but these recipients were refused: alice@example.test' });
+    expect(res.body).toEqual({ success: true, message: 'Mail successfully sent, but these recipients were refused: alice@example.test', code: 'mail.partly-sent' });
     const mails = await smtp.waitFor(before + 1);
     expect(mails[before]!.to).toEqual(['carl@example.test']);
     const all = await s.request<Result>('POST', '/api/v2/sec/mail/send', { recipients: ['alice@example.test'], subject: 's', body: 'b' }, { token: bob.token });
@@ -123,7 +123,7 @@ describe('the SMTP server never answers', () => {
   it('gives up after the configured timeout; the upload stays complete', async () => {
     const aliasId = await createAlias(s, alice);
     const { shareId, res, ms } = await uploadAndNotify(s, aliasId);
-    expect(res.body).toEqual({ success: false, message: 'Sending failed to all recipients (1)' });
+    expect(res.body).toEqual({ success: false, message: 'Sending failed to all recipients (1)', code: 'mail.failed' });
     expect(ms).toBeGreaterThanOrEqual(900);
     expect(ms).toBeLessThan(5000);
     await expectComplete(s, alice, shareId);

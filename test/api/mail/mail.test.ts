@@ -54,7 +54,7 @@ describe('mail with a real SMTP server', () => {
     await guestTusUpload(s, aliasId, shareId, bytes(5000), 'receipt.pdf');
     const before = smtp.mails.length;
     const res = await s.request<Result>('POST', `/api/v2/alias/mail/notify/${shareId}`, undefined, { headers: guest(aliasId) });
-    expect(res.body).toEqual({ success: true, message: 'Mail sent' });
+    expect(res.body).toEqual({ success: true, message: 'Mail sent', code: 'mail.sent' });
     const mails = await newMails(before, 2);
     expect(mails.map((m) => m.to).sort()).toEqual([['alice@example.test'], ['bob@example.test']]);
     const link = `${s.url}/app/upload/${shareId}`;
@@ -75,7 +75,7 @@ describe('mail with a real SMTP server', () => {
     const aliasId = await createAlias(s, erin, { members: [carol.id] });
     const shareId = await guestShare(s, aliasId);
     const res = await s.request<Result>('POST', `/api/v2/alias/mail/notify/${shareId}`, undefined, { headers: guest(aliasId) });
-    expect(res.body).toEqual({ success: false, message: 'There is no email to notify' });
+    expect(res.body).toEqual({ success: false, message: 'There is no email to notify', code: 'mail.no-recipients' });
   });
 
   it('renders the download template for a published share, with and without the password section', async () => {
@@ -105,7 +105,7 @@ describe('mail with a real SMTP server', () => {
     const t = (await s.request<Template>('GET', `/api/v2/sec/mail/template/share/${id}`, undefined, { token: alice.token })).body;
     const before = smtp.mails.length;
     const res = await s.request<Result>('POST', '/api/v2/sec/mail/send', { recipients: ['friend@example.test', ' other@example.test '], subject: t.subject, body: t.body }, { token: alice.token });
-    expect(res.body).toEqual({ success: true, message: 'Mail successfully sent.' });
+    expect(res.body).toEqual({ success: true, message: 'Mail successfully sent.', code: 'mail.sent' });
     const [m] = await newMails(before, 1);
     expect(m!.to.sort()).toEqual(['friend@example.test', 'other@example.test']);
     expect(m!.parsed.subject).toBe('Download ready.');
@@ -136,9 +136,9 @@ describe('mail with a real SMTP server', () => {
     expect(bad.body.message).toContain("'not-an-address'");
     expect(bad.body.message).toContain('recipients');
     const none = await s.request<Result>('POST', '/api/v2/sec/mail/send', { recipients: [' '], subject: 's', body: 'b' }, { token: alice.token });
-    expect(none.body).toEqual({ success: false, message: 'There are no recipients' });
+    expect(none.body).toEqual({ success: false, message: 'There are no recipients', code: 'mail.no-recipients' });
     const noSender = await s.request<Result>('POST', '/api/v2/sec/mail/send', { recipients: ['x@example.test'], subject: 's', body: 'b' }, { token: carol.token });
-    expect(noSender.body).toEqual({ success: false, message: NO_SENDER });
+    expect(noSender.body).toEqual({ success: false, message: NO_SENDER, code: 'mail.no-sender' });
     for (const body of [{ subject: 's', body: 'b' }, { recipients: 'x@example.test', subject: 's', body: 'b' }, { recipients: [], body: 'b' }]) {
       const res = await s.request('POST', '/api/v2/sec/mail/send', body, { token: alice.token });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -186,11 +186,11 @@ describe('mail disabled', () => {
   it('answers with clear results and still renders templates', async () => {
     const alice = await createUser(s, 'alice', 'alice@example.test');
     const res = await s.request<Result>('POST', '/api/v2/sec/mail/send', { recipients: ['x@example.test'], subject: 's', body: 'b' }, { token: alice.token });
-    expect(res.body).toEqual({ success: false, message: 'The mail feature is disabled' });
+    expect(res.body).toEqual({ success: false, message: 'The mail feature is disabled', code: 'mail.disabled' });
     const aliasId = await createAlias(s, alice);
     const shareId = await guestShare(s, aliasId);
     const notify = await s.request<Result>('POST', `/api/v2/alias/mail/notify/${shareId}`, undefined, { headers: guest(aliasId) });
-    expect(notify.body).toEqual({ success: false, message: 'Mail feature is disabled.' });
+    expect(notify.body).toEqual({ success: false, message: 'Mail feature is disabled.', code: 'mail.disabled' });
     expect((await s.request('GET', `/api/v2/sec/mail/template/alias/${aliasId}`, undefined, { token: alice.token })).status).toBe(200);
     expect((await s.request<{ mailEnabled: boolean }>('GET', '/api/v2/open/info/appconfig')).body.mailEnabled).toBe(false);
   });

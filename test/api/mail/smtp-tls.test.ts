@@ -30,7 +30,7 @@ const sendThrough = async (opts: SmtpOptions, smtp: Record<string, unknown>): Pr
 describe('SMTP transport security', () => {
   it('STARTTLS with a self-signed certificate: accepted without certificate checks', async () => {
     const { res, capture } = await sendThrough({ tls: 'starttls' }, { 'ssl-type': 'starttls', 'check-certificates': false });
-    expect(res).toEqual({ success: true, message: 'Mail successfully sent.' });
+    expect(res).toEqual({ success: true, message: 'Mail successfully sent.', code: 'mail.sent' });
     expect(capture.mails).toHaveLength(1);
     expect(capture.mails[0]!.secure).toBe(true);
     expect(capture.mails[0]!.parsed.subject).toBe('TLS');
@@ -46,7 +46,7 @@ describe('SMTP transport security', () => {
 
   it('implicit TLS with a self-signed certificate: accepted without certificate checks', async () => {
     const { res, capture } = await sendThrough({ tls: 'implicit' }, { 'ssl-type': 'ssl', 'check-certificates': false });
-    expect(res).toEqual({ success: true, message: 'Mail successfully sent.' });
+    expect(res).toEqual({ success: true, message: 'Mail successfully sent.', code: 'mail.sent' });
     expect(capture.mails[0]!.secure).toBe(true);
   });
 

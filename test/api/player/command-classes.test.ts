@@ -143,8 +143,8 @@ describe('command classes over HTTP', () => {
   beforeAll(async () => {
     mpd = await startMpd();
     s = await startServer({ config: playerConfig(mpd) });
-    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
-    user = await s.login('user', 'user-pw');
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-password' });
+    user = await s.login('user', 'user-password');
     admin = await s.login(ADMIN.login, ADMIN.password);
   });
   afterAll(async () => {
@@ -280,8 +280,8 @@ describe('command classes on the WebSocket', () => {
   beforeAll(async () => {
     mpd = await startMpd();
     s = await startServer({ config: playerConfig(mpd) });
-    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
-    user = await s.login('user', 'user-pw');
+    await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-password' });
+    user = await s.login('user', 'user-password');
     admin = await s.login(ADMIN.login, ADMIN.password);
     wsUrl = s.url.replace('http', 'ws') + '/api/v1/player';
   });

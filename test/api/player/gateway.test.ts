@@ -220,8 +220,8 @@ describe('access to the gateway (player.access)', () => {
   it('user (default): 401 without a token, allowed with one (header or cookie)', async () => {
     const s = await startServer({ config: playerConfig(mpd) });
     try {
-      await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
-      const user = await s.login('user', 'user-pw');
+      await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-password' });
+      const user = await s.login('user', 'user-password');
       for (const [method, path] of paths) {
         const body = method === 'POST' ? { command: 'status' } : undefined;
         const anon = await s.request(method, path, body, { unchecked: !path.startsWith('/api/v1/player') && !path.startsWith('/api/v1/info') });
@@ -239,8 +239,8 @@ describe('access to the gateway (player.access)', () => {
   it('admin: 403 for a user, 200 for an admin', async () => {
     const s = await startServer({ config: playerConfig(mpd, { access: 'admin' }) });
     try {
-      await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-pw' });
-      const user = await s.login('user', 'user-pw');
+      await s.request('POST', '/api/v2/open/signup/register', { login: 'user', password: 'user-password' });
+      const user = await s.login('user', 'user-password');
       const admin = await s.login(ADMIN.login, ADMIN.password);
       for (const [method, path] of paths) {
         const body = method === 'POST' ? { command: 'status' } : undefined;

@@ -52,8 +52,8 @@ describe('player WebSocket limits', () => {
       s = await startServer({ config: { ...playerConfig(mpd), limits: { 'websockets-per-user': 2, websockets: 3 } } });
       wsUrl = s.url.replace('http', 'ws') + '/api/v1/player';
       for (const login of ['alice', 'bob', 'carol']) {
-        await s.request('POST', '/api/v2/open/signup/register', { login, password: `${login}-pw` });
-        tokens.push(await s.login(login, `${login}-pw`));
+        await s.request('POST', '/api/v2/open/signup/register', { login, password: `${login}-password` });
+        tokens.push(await s.login(login, `${login}-password`));
       }
     });
     afterAll(() => s?.stop());

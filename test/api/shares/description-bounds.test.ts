@@ -172,6 +172,6 @@ describe('limits.description-length', () => {
     const set = (value: string) => s.request<Result>('POST', `/api/v2/sec/share/${id}/description`, { value }, { token: owner.token });
     refused(await set(tooLong));
     expect((await s.request<ShareDetailBody>('GET', `/api/v2/sec/share/${id}`, undefined, { token: owner.token })).body.descriptionRaw).toBe('before');
-    expect((await set(longest)).body).toEqual({ success: true, message: 'Description updated.' });
+    expect((await set(longest)).body).toEqual({ success: true, message: 'Description updated.', code: 'share.description-updated' });
   });
 });

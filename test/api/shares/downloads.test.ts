@@ -169,8 +169,8 @@ describe('file downloads', () => {
     expect((await own(other.files['x.txt']!.id)).status).toBe(404);
     expect((await pub(other.files['x.txt']!.id)).status).toBe(404);
     expect((await fetchRaw(s, `/api/v2/sec/share/${shareId}/file/${bin.id}`)).status).toBe(401);
-    await s.request('POST', '/api/v2/admin/account', { login: 'lee', state: 'Active', admin: false, password: 'lee-pw' }, { token });
-    const lee = await s.login('lee', 'lee-pw');
+    await s.request('POST', '/api/v2/admin/account', { login: 'lee', state: 'Active', admin: false, password: 'lee-password' }, { token });
+    const lee = await s.login('lee', 'lee-password');
     expect((await fetchRaw(s, `/api/v2/sec/share/${shareId}/file/${bin.id}`, { headers: { 'Service-Auth': lee } })).status).toBe(404);
     expect((await fetchRaw(s, `/api/v2/sec/share/${shareId}/zip`, { headers: { 'Service-Auth': lee } })).status).toBe(404);
   });

@@ -44,8 +44,8 @@ describe.each([
     const range = await fetchRaw(s, `/api/v2/sec/share/${id}/file/${files['a.txt']!.id}`, { headers: { 'Service-Auth': token, Range: 'bytes=1-3' } });
     expect(range.status).toBe(206);
     expect(await range.text()).toBe('ell');
-    expect((await s.request('DELETE', `/api/v2/sec/share/${id}/file/${files['b.txt']!.id}`, undefined, { token })).body).toEqual({ success: true, message: 'File deleted.' });
-    expect((await s.request('DELETE', `/api/v2/sec/share/${id}`, undefined, { token })).body).toEqual({ success: true, message: 'Share deleted.' });
+    expect((await s.request('DELETE', `/api/v2/sec/share/${id}/file/${files['b.txt']!.id}`, undefined, { token })).body).toEqual({ success: true, message: 'File deleted.', code: 'share.file-deleted' });
+    expect((await s.request('DELETE', `/api/v2/sec/share/${id}`, undefined, { token })).body).toEqual({ success: true, message: 'Share deleted.', code: 'share.deleted' });
     expect((await s.request('GET', `/api/v2/sec/share/${id}`, undefined, { token })).status).toBe(404);
   });
 

@@ -16,6 +16,8 @@ interface ListItem {
   files: number;
   size: number;
   published: boolean | null;
+  views: number;
+  publishUntil: number | null;
 }
 
 describe('shares for their owner', () => {
@@ -26,8 +28,8 @@ describe('shares for their owner', () => {
   beforeAll(async () => {
     s = await startServer({ clock, config: { 'max-page-size': 5, backend: { auth: { 'session-valid': '3650 days' }, share: { 'max-validity': '30 days' } } } });
     admin = await s.login(ADMIN.login, ADMIN.password);
-    await s.request('POST', '/api/v2/admin/account', { login: 'kim', state: 'Active', admin: false, password: 'kim-pw' }, { token: admin });
-    kim = await s.login('kim', 'kim-pw');
+    await s.request('POST', '/api/v2/admin/account', { login: 'kim', state: 'Active', admin: false, password: 'kim-password' }, { token: admin });
+    kim = await s.login('kim', 'kim-password');
   });
   afterAll(() => s.stop());
 
@@ -53,24 +55,24 @@ describe('shares for their owner', () => {
     const id = await createShare(s, admin);
     const post = (what: string, value: unknown, token = admin) => s.request('POST', `/api/v2/sec/share/${id}/${what}`, { value }, { token });
     const del = (what: string, token = admin) => s.request('DELETE', `/api/v2/sec/share/${id}/${what}`, undefined, { token });
-    expect((await post('name', 'Named')).body).toEqual({ success: true, message: 'Name updated.' });
+    expect((await post('name', 'Named')).body).toEqual({ success: true, message: 'Name updated.', code: 'share.name-updated' });
     expect((await shareDetail(s, admin, id)).name).toBe('Named');
-    expect((await del('name')).body).toEqual({ success: true, message: 'Name deleted.' });
+    expect((await del('name')).body).toEqual({ success: true, message: 'Name deleted.', code: 'share.name-deleted' });
     expect((await shareDetail(s, admin, id)).name).toBeNull();
-    expect((await post('description', '**bold**')).body).toEqual({ success: true, message: 'Description updated.' });
+    expect((await post('description', '**bold**')).body).toEqual({ success: true, message: 'Description updated.', code: 'share.description-updated' });
     // markdown, rendered by the client (without raw HTML, see test/unit/renderer/markdown.test.ts)
     expect((await shareDetail(s, admin, id)).description).toBe('**bold**');
-    expect((await post('validity', 2 * DAY)).body).toEqual({ success: true, message: 'Validity updated.' });
-    expect((await post('validity', 31 * DAY)).body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded' });
+    expect((await post('validity', 2 * DAY)).body).toEqual({ success: true, message: 'Validity updated.', code: 'share.validity-updated' });
+    expect((await post('validity', 31 * DAY)).body).toEqual({ success: false, message: 'Maximum validity (30 days) exceeded', code: 'share.validity-exceeded' });
     expect((await shareDetail(s, admin, id)).validity).toBe(2 * DAY);
-    expect((await post('maxviews', 3)).body).toEqual({ success: true, message: 'Max. views updated.' });
+    expect((await post('maxviews', 3)).body).toEqual({ success: true, message: 'Max. views updated.', code: 'share.max-views-updated' });
     expect((await shareDetail(s, admin, id)).maxViews).toBe(3);
-    expect((await post('password', 'secret')).body).toEqual({ success: true, message: 'Password updated.' });
+    expect((await post('password', 'secret')).body).toEqual({ success: true, message: 'Password updated.', code: 'share.password-updated' });
     expect((await shareDetail(s, admin, id)).password).toBe(true);
-    expect((await post('password', '')).body).toEqual({ success: true, message: 'Password deleted.' });
+    expect((await post('password', '')).body).toEqual({ success: true, message: 'Password deleted.', code: 'share.password-deleted' });
     expect((await shareDetail(s, admin, id)).password).toBe(false);
     await post('password', 'again');
-    expect((await del('password')).body).toEqual({ success: true, message: 'Password deleted.' });
+    expect((await del('password')).body).toEqual({ success: true, message: 'Password deleted.', code: 'share.password-deleted' });
     expect((await shareDetail(s, admin, id)).password).toBe(false);
 
     // 400 for malformed values, 404 for somebody else's share, 401 without a token
@@ -109,7 +111,7 @@ describe('shares for their owner', () => {
     expect((await shareDetail(s, admin, id)).publishInfo!.views).toBe(1);
     expect((await s.request('GET', `/api/v2/open/share/${pid}`)).status).toBe(404);
 
-    expect((await s.request('DELETE', `/api/v2/sec/share/${id}/publish`, undefined, { token: admin })).body).toEqual({ success: true, message: 'Share unpublished.' });
+    expect((await s.request('DELETE', `/api/v2/sec/share/${id}/publish`, undefined, { token: admin })).body).toEqual({ success: true, message: 'Share unpublished.', code: 'share.unpublished' });
     expect((await shareDetail(s, admin, id)).publishInfo).toMatchObject({ id: pid2, enabled: false });
     expect((await s.request('GET', `/api/v2/open/share/${pid2}`)).status).toBe(404);
 
@@ -132,13 +134,13 @@ describe('shares for their owner', () => {
     expect((await s.request('DELETE', `/api/v2/sec/share/${a.id}/file/${b.files['other.txt']!.id}`, undefined, { token: admin })).status).toBe(404);
     expect((await s.request('DELETE', `/api/v2/sec/share/${a.id}/file/${a.files['one.txt']!.id}`, undefined, { token: kim })).status).toBe(404);
     const del = await s.request('DELETE', `/api/v2/sec/share/${a.id}/file/${a.files['one.txt']!.id}`, undefined, { token: admin });
-    expect(del.body).toEqual({ success: true, message: 'File deleted.' });
+    expect(del.body).toEqual({ success: true, message: 'File deleted.', code: 'share.file-deleted' });
     expect((await shareDetail(s, admin, a.id)).files.map((f) => f.filename)).toEqual(['two.txt']);
     expect((await shareDetail(s, admin, b.id)).files).toHaveLength(1);
     expect((await s.request('GET', `/api/v2/sec/share/${a.id}/file/${a.files['one.txt']!.id}`, undefined, { token: admin, unchecked: true })).status).toBe(404);
 
     expect((await s.request('DELETE', `/api/v2/sec/share/${a.id}`, undefined, { token: kim })).status).toBe(404);
-    expect((await s.request('DELETE', `/api/v2/sec/share/${a.id}`, undefined, { token: admin })).body).toEqual({ success: true, message: 'Share deleted.' });
+    expect((await s.request('DELETE', `/api/v2/sec/share/${a.id}`, undefined, { token: admin })).body).toEqual({ success: true, message: 'Share deleted.', code: 'share.deleted' });
     expect((await s.request('GET', `/api/v2/sec/share/${a.id}`, undefined, { token: admin })).status).toBe(404);
     expect((await s.request('DELETE', `/api/v2/sec/share/${a.id}`, undefined, { token: admin })).status).toBe(404);
     expect((await shareDetail(s, admin, b.id)).files).toHaveLength(1);
@@ -174,6 +176,8 @@ describe('shares for their owner', () => {
       files: 2,
       size: 5,
       published: null,
+      views: 0,
+      publishUntil: null,
     });
     // other accounts' shares are not found
     expect((await search(admin, '?q=holiday')).body.items).toEqual([]);
@@ -193,16 +197,31 @@ describe('shares for their owner', () => {
     expect(await state()).toBeNull();
   });
 
+  it('carries the views counted and the end of the publication, so the list can tell used-up views from expiry', async () => {
+    const id = await createShare(s, kim, { name: 'viewstate', validity: DAY, maxViews: 2 });
+    const item = async () => (await search(kim, '?q=viewstate')).body.items[0]!;
+    expect(await item()).toMatchObject({ published: null, views: 0, maxViews: 2, publishUntil: null });
+    const pid = await publish(s, kim, id);
+    expect(await item()).toMatchObject({ published: true, views: 0, publishUntil: clock.now() + DAY });
+    // two recipients (no share cookie, no session) use up both views
+    for (let i = 0; i < 2; i++) expect((await s.request('GET', `/api/v2/open/share/${pid}`)).status).toBe(200);
+    expect((await s.request('GET', `/api/v2/open/share/${pid}`)).status).toBe(404);
+    expect(await item()).toMatchObject({ published: true, views: 2, maxViews: 2, publishUntil: clock.now() + DAY });
+    // unpublishing keeps the count but ends the publication
+    await s.request('DELETE', `/api/v2/sec/share/${id}/publish`, undefined, { token: kim });
+    expect(await item()).toMatchObject({ published: null, views: 2, publishUntil: null });
+  });
+
   it('refuses to remove a password when passwords are required', async () => {
     const t = await startServer({ config: { backend: { share: { 'require-share-password': true } } } });
     try {
       const token = await t.login(ADMIN.login, ADMIN.password);
       const id = await createShare(t, token, { password: 'pw' });
-      const refused = { success: false, message: 'Password cannot be removed when password protection is required.' };
+      const refused = { success: false, message: 'Password cannot be removed when password protection is required.', code: 'share.password-mandatory' };
       expect((await t.request('DELETE', `/api/v2/sec/share/${id}/password`, undefined, { token })).body).toEqual(refused);
       expect((await t.request('POST', `/api/v2/sec/share/${id}/password`, { value: '' }, { token })).body).toEqual(refused);
       expect(((await t.request('GET', `/api/v2/sec/share/${id}`, undefined, { token })).body as unknown as ShareDetailBody).password).toBe(true);
-      expect((await t.request('POST', `/api/v2/sec/share/${id}/password`, { value: 'new' }, { token })).body).toEqual({ success: true, message: 'Password updated.' });
+      expect((await t.request('POST', `/api/v2/sec/share/${id}/password`, { value: 'new' }, { token })).body).toEqual({ success: true, message: 'Password updated.', code: 'share.password-updated' });
     } finally {
       await t.stop();
     }

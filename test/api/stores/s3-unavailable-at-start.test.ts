@@ -93,13 +93,13 @@ describe('an S3 store that is not reachable at start-up', () => {
 
     const failed = await download(s, token, shareId, fid);
     expect(failed.status).toBe(502);
-    expect(await failed.json()).toEqual({ success: false, message: expect.stringMatching(/not reachable/) });
+    expect(await failed.json()).toEqual({ success: false, message: expect.stringMatching(/not reachable/), code: 'error.unavailable' });
 
     // multipart is all or nothing: neither the share nor its file remain
     const before = { shares: count('shares'), files: count('share_files'), meta: count('file_meta') };
     const refused = await upload(s, token, 'during', randomBytes(100_000));
     expect(refused.status).toBe(502);
-    expect(await refused.json()).toEqual({ success: false, message: expect.stringMatching(/not reachable/) });
+    expect(await refused.json()).toEqual({ success: false, message: expect.stringMatching(/not reachable/), code: 'error.unavailable' });
     expect({ shares: count('shares'), files: count('share_files'), meta: count('file_meta') }).toEqual(before);
 
     // tus creation stores no file either

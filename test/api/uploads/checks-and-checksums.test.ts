@@ -79,7 +79,7 @@ describe('database-domain-checks (database store on SQLite)', () => {
         { name: 'infected.bin', data: infected },
       ]));
       expect(r.status).toBe(422);
-      expect(await r.json()).toEqual({ success: false, message: VIRUS });
+      expect(await r.json()).toEqual({ success: false, message: VIRUS, code: 'error.domain-check' });
     });
     expect({ shares: count(s, 'shares'), files: count(s, 'file_meta'), binaries: storedBinaries(s) }).toEqual(before);
   });

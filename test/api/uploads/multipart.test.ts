@@ -74,7 +74,7 @@ describe.each<StoreKind>(['database', 'filesystem'])('multipart uploads on the %
     const before = count(s, 'shares');
     const r = await post('/api/v2/sec/upload', form({ validity: 400 * 86_400_000, maxViews: 5 }, [{ name: 'a', data: Buffer.from('a') }]));
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ success: false, message: 'Maximum validity (365 days) exceeded', id: '' });
+    expect(await r.json()).toEqual({ success: false, message: 'Maximum validity (365 days) exceeded', code: 'share.validity-exceeded', id: '' });
     expect(count(s, 'shares')).toBe(before);
   });
 
@@ -82,7 +82,7 @@ describe.each<StoreKind>(['database', 'filesystem'])('multipart uploads on the %
     const shareId = await newShare(s, s.token);
     const ok = await post(`/api/v2/sec/upload/${shareId}/files/add`, form(undefined, [{ name: 'one.bin', data: randomBytesOf(500 * KiB, 4) }]));
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ success: true, message: 'File(s) added' });
+    expect(await ok.json()).toEqual({ success: true, message: 'File(s) added', code: 'share.files-added' });
     const binaries = storedBinaries(s);
     const over = await post(`/api/v2/sec/upload/${shareId}/files/add`, form(undefined, [
       { name: 'two.bin', data: randomBytesOf(100 * KiB, 5) },

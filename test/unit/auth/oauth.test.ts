@@ -77,7 +77,7 @@ const setup = (providers: Record<string, OAuthProviderConfig> = { prov: provider
     hostToken: () => Promise.reject(new Error('unused')),
     loginExternal(login, source, email) {
       calls.push([login, source, email]);
-      const ok: AuthResult = { id: 'acc-1', user: login, admin: false, success: true, message: 'Login successful', token: 't', validMs: 1 };
+      const ok: AuthResult = { id: 'acc-1', user: login, admin: false, success: true, message: 'Login successful', code: 'auth.ok', token: 't', validMs: 1 };
       return Promise.resolve(ok);
     },
   };

@@ -35,7 +35,8 @@ describe('defaults', () => {
       oauthAutoRedirect: true,
       customHead: '',
       defaultTimezone: '',
-      autoPublishEnabled: false,
+      publishOnUpload: true,
+      autoPublishEnabled: '',
     });
   });
 

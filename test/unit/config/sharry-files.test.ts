@@ -23,6 +23,8 @@ const withDefaultUrl = (text: string, dataDir: string): string => {
 
 const h2Error = (url: string) =>
   `${K}.backend.jdbc.url: H2 is not supported, use jdbc:sqlite:<file> for the embedded database, got ${JSON.stringify(url)}`;
+// reference.conf sets Sharry's `auto-publish-enabled = false`, which then decides `publish-on-upload`
+const sharryPublish = `${K}.webapp.auto-publish-enabled: is Sharry's name for ${K}.webapp.publish-on-upload; its value (false) is used for that key, so rename it`;
 const publishedSecret = `${K}.backend.auth.server-secret: hex:caffee is the published example secret (anyone could forge tokens with it); it is ignored and the generated secret in the data directory is used`;
 
 describe("Sharry's docker/sharry.conf (renamed)", () => {
@@ -62,11 +64,12 @@ describe('a Sharry file left unrenamed', () => {
 });
 
 describe("Sharry's reference.conf (renamed)", () => {
-  it('loads with its H2 URL replaced by the default, warning only about its published server secret', async () => {
+  it("loads with its H2 URL replaced by the default, warning only about its published server secret and Sharry's auto-publish key", async () => {
     const dataDir = tempDir();
     const file = writeTemp('reference.conf', withDefaultUrl(read('reference.conf'), dataDir));
     const { config: c, warnings } = await load({ file, defaults: { dataDir } });
-    expect(warnings).toEqual([publishedSecret]);
+    expect(warnings).toEqual([sharryPublish, publishedSecret]);
+    expect(c.webapp.publishOnUpload).toBe(false);
     // tokens are signed with the generated secret, never with the published one
     expect(Buffer.from(c.backend.auth.serverSecret).toString('hex')).not.toBe('caffee');
     expect(`hex:${Buffer.from(c.backend.auth.serverSecret).toString('hex')}`).toBe(readFileSync(join(dataDir, 'server-secret'), 'utf8').trim());
@@ -83,7 +86,7 @@ describe("Sharry's reference.conf (renamed)", () => {
   it('with its H2 URL kept gives exactly the H2 message, ${java.io.tmpdir} resolved', async () => {
     const e = await loadErrors({ file: fixture('reference.conf') });
     expect(e.errors).toEqual([h2Error(`jdbc:h2://${tmpdir()}/sharry-demo.db;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE`)]);
-    expect(e.warnings).toEqual([]);
+    expect(e.warnings).toEqual([sharryPublish]);
   });
 
   it('resolves ${java.io.tmpdir} to the OS temp directory in any value', async () => {

@@ -3,7 +3,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, errorCodes, type ErrorCode } from '../../../server/common/errors.js';
 import type { Logger } from '../../../server/common/log.js';
-import { errorHandler, statusOf } from '../../../server/http/error-mapping.js';
+import { errorHandler, resultCodeOf, statusOf } from '../../../server/http/error-mapping.js';
 
 const logged: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
 const log: Logger = {
@@ -26,6 +26,9 @@ describe('the error mapping', () => {
     app.get('/code/:code', (req) => {
       throw new AppError(req.params['code'] as ErrorCode, `failure ${req.params['code']}`, { retryAfterSeconds: 7 });
     });
+    app.get('/reason', () => {
+      throw new AppError('rate-limited', 'Slow down.', { reason: 'auth.too-many-attempts' });
+    });
     app.get('/boom', () => {
       throw new Error('secret internals at /srv/pier/db.ts:42');
     });
@@ -44,13 +47,20 @@ describe('the error mapping', () => {
   });
   afterAll(() => close());
 
-  it('maps every error code to its status with a generic result', async () => {
+  it('maps every error code to its status with a generic result and its result code', async () => {
     expect(Object.keys(statusOf).sort()).toEqual([...errorCodes].sort());
     for (const code of errorCodes) {
       const res = await fetch(`${url}/code/${code}`);
       expect(res.status, code).toBe(statusOf[code]);
-      expect(await res.json()).toEqual({ success: false, message: `failure ${code}` });
+      expect(await res.json()).toEqual({ success: false, message: `failure ${code}`, code: resultCodeOf[code] });
     }
+    expect(resultCodeOf).toMatchObject({ 'not-found': 'error.not-found', unauthenticated: 'auth.failed', 'password-wrong': 'share.password-wrong' });
+  });
+
+  it('answers with the reason an error names instead of its generic result code', async () => {
+    const res = await fetch(`${url}/reason`);
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ success: false, message: 'Slow down.', code: 'auth.too-many-attempts' });
   });
 
   it('adds Retry-After to 429 and the share realm to a missing share password', async () => {
@@ -61,7 +71,7 @@ describe('the error mapping', () => {
   it('answers malformed JSON with 400, not 500', async () => {
     const res = await fetch(`${url}/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ success: false, message: 'The request body is not valid JSON.' });
+    expect(await res.json()).toEqual({ success: false, message: 'The request body is not valid JSON.', code: 'error.bad-request' });
   });
 
   it('turns unexpected failures into a 500 with an error id that is logged, without internals', async () => {
@@ -69,8 +79,9 @@ describe('the error mapping', () => {
       logged.length = 0;
       const res = await fetch(url + path);
       expect(res.status).toBe(500);
-      const body = (await res.json()) as { success: boolean; message: string };
+      const body = (await res.json()) as { success: boolean; message: string; code: string };
       expect(body.success).toBe(false);
+      expect(body.code).toBe('error.internal');
       expect(body.message).not.toMatch(/internals|db\.ts/);
       const id = /error id ([0-9a-f]+)/.exec(body.message)?.[1];
       expect(id).toBeTruthy();

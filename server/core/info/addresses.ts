@@ -1,0 +1,76 @@
+import { isIP } from 'node:net';
+import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+import { inRanges, parseIpRanges, plainAddress } from '../../common/ip-ranges.js';
+
+/** What a phone on the LAN can open (`GET /sec/info/addresses`). */
+export interface Addresses {
+  /** true when other machines can reach the server (it listens beyond this computer, or `base-url` is public) */
+  lan: boolean;
+  /** base URLs (`http://<address>:<port>`), the one to use first */
+  urls: string[];
+}
+
+export interface AddressInput {
+  /** `bind.address` */
+  bindAddress: string;
+  /** `base-url` and whether it points at this machine only */
+  baseUrl: string;
+  baseUrlIsLocal: boolean;
+  /** the port the server listens on */
+  port: number;
+  interfaces?: NodeJS.Dict<NetworkInterfaceInfo[]>;
+}
+
+const loopback = parseIpRanges(['127.0.0.0/8', '::1/128']);
+const linkLocal = parseIpRanges(['169.254.0.0/16', 'fe80::/10']);
+// the ranges home and office networks hand out, in the order a phone most likely shares
+const preferred = [['192.168.0.0/16'], ['10.0.0.0/8'], ['172.16.0.0/12'], ['fc00::/7']].map(parseIpRanges);
+
+const rank = (address: string): number => {
+  const i = preferred.findIndex((list) => inRanges(list, address));
+  return i === -1 ? preferred.length : i;
+};
+
+/**
+ * The non-internal addresses of this machine's interfaces that another device
+ * can use: IPv4 (and IPv6 when `ipv6`), link-local ones left out (they need an
+ * interface name a phone does not know), private ranges first (192.168/16,
+ * 10/8, 172.16/12), IPv6 after every IPv4 address.
+ */
+const machineAddresses = (interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, ipv6: boolean): string[] => {
+  const found: string[] = [];
+  for (const list of Object.values(interfaces)) {
+    for (const info of list ?? []) {
+      const family = isIP(info.address);
+      if (info.internal || (family === 6 && !ipv6) || family === 0 || inRanges(linkLocal, info.address)) continue;
+      if (!found.includes(info.address)) found.push(info.address);
+    }
+  }
+  const family = (a: string) => (isIP(a) === 4 ? 0 : 1);
+  // a stable sort keeps the interface order within a range
+  return found.sort((a, b) => family(a) - family(b) || rank(a) - rank(b));
+};
+
+const hostOf = (address: string): string => (isIP(address) === 6 ? `[${address}]` : address);
+
+/**
+ * Signed-in users: the base URLs under which devices on the network reach this
+ * server. A public `base-url` is the one answer. Otherwise by `bind.address`: a
+ * wildcard (`0.0.0.0`; `::`, which also takes IPv6) gives every usable address
+ * of the machine's interfaces; one specific address or host name gives itself;
+ * loopback or `localhost` gives none (`lan: false`).
+ */
+export const reachableAddresses = (input: AddressInput): Addresses => {
+  if (!input.baseUrlIsLocal) return { lan: true, urls: [input.baseUrl] };
+  const bind = input.bindAddress.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const plain = plainAddress(bind);
+  if (bind === 'localhost' || inRanges(loopback, plain)) return { lan: false, urls: [] };
+  const url = (address: string) => `http://${hostOf(address)}:${input.port}`;
+  // `::` (any spelling of the all-zero address) listens on IPv6 and IPv4; an empty host is the same to node:http
+  const any6 = bind === '' || (isIP(bind) === 6 && /^[0:]+$/.test(bind));
+  if (plain === '0.0.0.0' || any6) {
+    const all = machineAddresses(input.interfaces ?? networkInterfaces(), any6);
+    return { lan: true, urls: all.map(url) };
+  }
+  return { lan: true, urls: [url(plain)] };
+};

@@ -1,0 +1,112 @@
+// `GET /api/v2/sec/info/addresses`: what a phone on the LAN can open, from real
+// servers bound to every interface, to loopback, and with a public base URL.
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startServer, type TestServer } from '../../support/server.js';
+
+const PATH = '/api/v2/sec/info/addresses';
+
+/** This machine's non-internal IPv4 addresses, link-local ones left out. */
+const lanIPv4 = (): string[] =>
+  Object.values(networkInterfaces())
+    .flatMap((l) => l ?? [])
+    .filter((a) => a.family === 'IPv4' && !a.internal && !a.address.startsWith('169.254.'))
+    .map((a) => a.address);
+
+const portOf = (s: TestServer): number => Number(new URL(s.url).port);
+
+describe('addresses of a server bound to 0.0.0.0', () => {
+  let s: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    s = await startServer({ config: { bind: { address: '0.0.0.0', port: 0 } } });
+    token = await s.login(ADMIN.login, ADMIN.password);
+  });
+  afterAll(() => s.stop());
+
+  it('are every LAN IPv4 address of the machine with the port it listens on', async () => {
+    expect(lanIPv4().length, 'this test needs a machine with a non-loopback IPv4 address').toBeGreaterThan(0);
+    const res = await s.request<{ lan: boolean; urls: string[] }>('GET', PATH, undefined, { token });
+    expect(res.status).toBe(200);
+    expect(res.body.lan).toBe(true);
+    expect(portOf(s)).toBeGreaterThan(0);
+    expect([...res.body.urls].sort()).toEqual(lanIPv4().map((a) => `http://${a}:${portOf(s)}`).sort());
+  });
+
+  it('answer a phone at the first of them: the web client is there', async () => {
+    const res = await s.request<{ urls: string[] }>('GET', PATH, undefined, { token });
+    const page = await fetch(`${res.body.urls[0]}/app/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app"');
+  });
+
+  it('are for signed-in users only: 401 without a token, and no such route under /open', async () => {
+    const anonymous = await s.request('GET', PATH);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ success: false, message: 'Authentication failed.' });
+    const open = await s.request('GET', '/api/v2/open/info/addresses', undefined, { unchecked: true });
+    expect(open.status).toBe(404);
+  });
+});
+
+describe('addresses of a server bound to 127.0.0.1', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer();
+  });
+  afterAll(() => s.stop());
+
+  it('are none: the server listens on this computer only', async () => {
+    const token = await s.login(ADMIN.login, ADMIN.password);
+    const res = await s.request('GET', PATH, undefined, { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ lan: false, urls: [] });
+  });
+});
+
+describe('addresses of a server bound to one LAN address', () => {
+  it('are that address', async () => {
+    const address = lanIPv4()[0]!;
+    const s = await startServer({ config: { bind: { address, port: 0 } } });
+    try {
+      const token = await s.login(ADMIN.login, ADMIN.password);
+      const res = await s.request('GET', PATH, undefined, { token });
+      expect(res.body).toEqual({ lan: true, urls: [`http://${address}:${portOf(s)}`] });
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('addresses of a server bound to ::', () => {
+  it('are the IPv4 addresses, then the IPv6 ones that are not link-local', async () => {
+    const s = await startServer({ config: { bind: { address: '::', port: 0 } } });
+    try {
+      const token = await s.login(ADMIN.login, ADMIN.password);
+      const res = await s.request<{ lan: boolean; urls: string[] }>('GET', PATH, undefined, { token });
+      const v6 = Object.values(networkInterfaces())
+        .flatMap((l) => l ?? [])
+        .filter((a) => a.family === 'IPv6' && !a.internal && !/^fe[89ab]/i.test(a.address))
+        .map((a) => `http://[${a.address}]:${portOf(s)}`);
+      const v4 = lanIPv4().map((a) => `http://${a}:${portOf(s)}`);
+      expect(res.body.lan).toBe(true);
+      expect(res.body.urls.slice(0, v4.length).sort()).toEqual(v4.sort());
+      expect(res.body.urls.slice(v4.length).sort()).toEqual(v6.sort());
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('addresses with a public base-url', () => {
+  it('are the base URL alone, whatever the server binds to', async () => {
+    const s = await startServer({ config: { 'base-url': 'https://files.example.test' } });
+    try {
+      const token = await s.login(ADMIN.login, ADMIN.password);
+      const res = await s.request('GET', PATH, undefined, { token });
+      expect(res.body).toEqual({ lan: true, urls: ['https://files.example.test'] });
+    } finally {
+      await s.stop();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import type { NetworkInterfaceInfo } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { reachableAddresses, type AddressInput } from '../../../server/core/info/addresses.js';
+
+const nic = (address: string, internal = false): NetworkInterfaceInfo =>
+  ({ address, internal, family: address.includes(':') ? 'IPv6' : 'IPv4', netmask: '', mac: '', cidr: null }) as NetworkInterfaceInfo;
+
+// a laptop: loopback, a Docker bridge, a VPN, Wi-Fi with IPv6, a cable without DHCP answer
+const interfaces = {
+  lo: [nic('127.0.0.1', true), nic('::1', true)],
+  docker0: [nic('172.17.0.1')],
+  tun0: [nic('10.8.0.6')],
+  wlan0: [nic('192.168.1.20'), nic('fe80::1c2b:3aff:fe4d:5e6f'), nic('2001:db8::20'), nic('fd12:3456::20')],
+  eth0: [nic('169.254.10.3')],
+  wan: [nic('203.0.113.7')],
+};
+
+const at = (bindAddress: string, extra: Partial<AddressInput> = {}) =>
+  reachableAddresses({ bindAddress, baseUrl: 'http://localhost:9090', baseUrlIsLocal: true, port: 8123, interfaces, ...extra });
+
+describe('reachable addresses', () => {
+  it('of 0.0.0.0: every IPv4 address, 192.168 then 10 then 172.16 then the rest, link-local and loopback left out', () => {
+    expect(at('0.0.0.0')).toEqual({
+      lan: true,
+      urls: ['http://192.168.1.20:8123', 'http://10.8.0.6:8123', 'http://172.17.0.1:8123', 'http://203.0.113.7:8123'],
+    });
+  });
+
+  it('of ::: the IPv4 addresses, then IPv6 ones (unique-local first) in brackets, never link-local', () => {
+    for (const bind of ['::', '[::]', '::0']) {
+      expect(at(bind).urls).toEqual([
+        'http://192.168.1.20:8123',
+        'http://10.8.0.6:8123',
+        'http://172.17.0.1:8123',
+        'http://203.0.113.7:8123',
+        'http://[fd12:3456::20]:8123',
+        'http://[2001:db8::20]:8123',
+      ]);
+    }
+  });
+
+  it('of a machine without a network: none, though it listens on the LAN', () => {
+    expect(at('0.0.0.0', { interfaces: { lo: [nic('127.0.0.1', true)] } })).toEqual({ lan: true, urls: [] });
+  });
+
+  it('of one address or host name: that one', () => {
+    expect(at('192.168.1.20')).toEqual({ lan: true, urls: ['http://192.168.1.20:8123'] });
+    expect(at('fd12:3456::20')).toEqual({ lan: true, urls: ['http://[fd12:3456::20]:8123'] });
+    expect(at('nas.home.arpa')).toEqual({ lan: true, urls: ['http://nas.home.arpa:8123'] });
+  });
+
+  it('of loopback or localhost: none, and not on the LAN', () => {
+    for (const bind of ['127.0.0.1', '127.0.1.1', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) {
+      expect(at(bind), bind).toEqual({ lan: false, urls: [] });
+    }
+  });
+
+  it('with a public base-url: that URL alone, whatever the binding', () => {
+    for (const bind of ['127.0.0.1', '0.0.0.0']) {
+      expect(at(bind, { baseUrl: 'https://files.example.org', baseUrlIsLocal: false })).toEqual({ lan: true, urls: ['https://files.example.org'] });
+    }
+  });
+});
