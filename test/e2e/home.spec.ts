@@ -9,6 +9,7 @@ import { randomFile, sha256 } from './helpers.js';
 import { expectAccessible } from './page-checks.js';
 import { expect, test, type Account, type Api } from './fixtures.js';
 import type { TestServer } from '../support/server.js';
+import { combos } from './combos.js';
 
 // The player points at a port where no daemon listens: its block stays hidden.
 test.use({ serverConfig: { player: { enabled: true, connections: { default: { host: '127.0.0.1', port: 1, timeout: '1 second' } } } } });
@@ -108,111 +109,107 @@ async function freshBrowser(browser: Browser, server: TestServer, owner: Account
 
 const stateOf = (page: Page, where: string, id: string) => page.locator(`${where} [data-id="${id}"] [data-test=share-state]`);
 
-for (const screen of ['phone', 'desktop'] as const) {
-  for (const theme of ['light', 'dark'] as const) {
-    for (const lang of ['gb', 'de'] as const) {
-      test(`home and share list tell each share's state, show new guest uploads, make upload links and start shares from a drop (${screen}, ${theme}, ${lang})`, async ({
-        browser,
-        api,
-        server,
-      }) => {
-        const w = words[lang];
-        const owner = await api.createAccount({ login: `ana-${screen}-${theme}-${lang}` });
-        const s = await seed(api, server, owner);
-        const page = await freshBrowser(browser, server, owner, screen, theme, lang);
-        await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(w.welcome(owner.login));
-        await expect(page.locator('a[href="/app/alias"]').first()).toHaveText(w.uploadLinks);
+for (const { screen, theme, lang } of combos) {
+  test(`home and share list tell each share's state, show new guest uploads, make upload links and start shares from a drop (${screen}, ${theme}, ${lang})`, async ({
+    browser,
+    api,
+    server,
+  }) => {
+    const w = words[lang];
+    const owner = await api.createAccount({ login: `ana-${screen}-${theme}-${lang}` });
+    const s = await seed(api, server, owner);
+    const page = await freshBrowser(browser, server, owner, screen, theme, lang);
+    await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark).*$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(w.welcome(owner.login));
+    await expect(page.locator('a[href="/app/alias"]').first()).toHaveText(w.uploadLinks);
 
-        // recent shares, each in its state with views and dates
-        const recent = '[data-test=recent-shares]';
-        await expect(stateOf(page, recent, s.published)).toHaveAttribute('data-state', 'published');
-        await expect(stateOf(page, recent, s.draft)).toHaveAttribute('data-state', 'unpublished');
-        await expect(stateOf(page, recent, s.expired)).toHaveAttribute('data-state', 'expired');
-        await expect(stateOf(page, recent, s.usedUp)).toHaveAttribute('data-state', 'viewsUsedUp');
-        await expect(page.locator(`${recent} [data-id="${s.published}"] [data-test=share-views]`)).toHaveText(w.views(2, 5));
-        await expect(page.locator(`${recent} [data-id="${s.usedUp}"] [data-test=share-views]`)).toHaveText(w.views(1, 1));
-        await expect(page.locator(`${recent} [data-id="${s.published}"] [data-test=share-until]`)).toBeVisible();
-        await expect(page.locator(`${recent} [data-id="${s.draft}"] [data-test=share-until]`)).toHaveCount(0);
+    // recent shares, each in its state with views and dates
+    const recent = '[data-test=recent-shares]';
+    await expect(stateOf(page, recent, s.published)).toHaveAttribute('data-state', 'published');
+    await expect(stateOf(page, recent, s.draft)).toHaveAttribute('data-state', 'unpublished');
+    await expect(stateOf(page, recent, s.expired)).toHaveAttribute('data-state', 'expired');
+    await expect(stateOf(page, recent, s.usedUp)).toHaveAttribute('data-state', 'viewsUsedUp');
+    await expect(page.locator(`${recent} [data-id="${s.published}"] [data-test=share-views]`)).toHaveText(w.views(2, 5));
+    await expect(page.locator(`${recent} [data-id="${s.usedUp}"] [data-test=share-views]`)).toHaveText(w.views(1, 1));
+    await expect(page.locator(`${recent} [data-id="${s.published}"] [data-test=share-until]`)).toBeVisible();
+    await expect(page.locator(`${recent} [data-id="${s.draft}"] [data-test=share-until]`)).toHaveCount(0);
 
-        // the guest upload is new, not among the recent shares
-        const fresh = page.locator('[data-test=new-guest-uploads] li');
-        await expect(fresh).toHaveCount(1);
-        await expect(fresh).toContainText('Inbox');
-        await expect(page.locator(`${recent} [data-id="${s.guest}"]`)).toHaveCount(0);
-        // the player's daemon does not answer: no player block
-        await expect(page.locator('[data-test=home-drop]')).toBeVisible();
-        await expect(page.locator('[data-test=home-now-playing]')).toHaveCount(0);
+    // the guest upload is new, not among the recent shares
+    const fresh = page.locator('[data-test=new-guest-uploads] li');
+    await expect(fresh).toHaveCount(1);
+    await expect(fresh).toContainText('Inbox');
+    await expect(page.locator(`${recent} [data-id="${s.guest}"]`)).toHaveCount(0);
+    // the player's daemon does not answer: no player block
+    await expect(page.locator('[data-test=home-drop]')).toBeVisible();
+    await expect(page.locator('[data-test=home-now-playing]')).toHaveCount(0);
 
-        await expectAccessible(page, `home (${screen}, ${theme}, ${lang})`);
-        await page.screenshot({ path: lang === 'gb' ? `docs/screens/home-${screen}-${theme}.png` : `test-results/screenshots/home-${screen}-${theme}-${lang}.png`, fullPage: true });
+    await expectAccessible(page, `home (${screen}, ${theme}, ${lang})`);
+    await page.screenshot({ path: `docs/screens/home-${screen}-${theme}.png`, fullPage: true });
 
-        // marked seen, it moves to the recent shares and stays seen after a reload
-        await page.locator('[data-test=mark-seen]').click();
-        await expect(page.locator('[data-test=no-new-guest-uploads]')).toBeVisible();
-        await expect(page.locator(`${recent} [data-id="${s.guest}"]`)).toBeVisible();
-        await page.reload();
-        await expect(page.locator(`${recent} [data-id="${s.guest}"]`)).toBeVisible();
-        await expect(page.locator('[data-test=new-guest-uploads]')).toHaveCount(0);
+    // marked seen, it moves to the recent shares and stays seen after a reload
+    await page.locator('[data-test=mark-seen]').click();
+    await expect(page.locator('[data-test=no-new-guest-uploads]')).toBeVisible();
+    await expect(page.locator(`${recent} [data-id="${s.guest}"]`)).toBeVisible();
+    await page.reload();
+    await expect(page.locator(`${recent} [data-id="${s.guest}"]`)).toBeVisible();
+    await expect(page.locator('[data-test=new-guest-uploads]')).toHaveCount(0);
 
-        // a new upload link in one more step: name, create; the link is shown at once
-        await page.locator('[data-test=new-upload-link]').click();
-        await page.getByLabel(w.uploadLinkName).fill('Family pictures');
-        await page.locator('[data-test=quick-upload-link-create]').click();
-        await expect(page.getByRole('status').filter({ hasText: w.created })).toBeVisible();
-        const link = await page.locator('[data-test=alias-link]').inputValue();
-        const aliasId = decodeURIComponent(link.split('/app/share/')[1]!);
-        const aliases = await server.request<{ items: { id: string; name: string; enabled: boolean }[] }>('GET', '/api/v2/sec/alias?q=Family', undefined, {
-          token: owner.token,
-        });
-        expect(aliases.body.items).toEqual([expect.objectContaining({ id: aliasId, name: 'Family pictures', enabled: true })]);
-        await expect(page.locator('[data-test=qr]')).toBeVisible();
-        await expectAccessible(page, `home with a new upload link (${screen}, ${theme}, ${lang})`);
-        if (lang === 'gb') await page.screenshot({ path: `docs/screens/home-upload-link-${screen}-${theme}.png`, fullPage: true });
+    // a new upload link in one more step: name, create; the link is shown at once
+    await page.locator('[data-test=new-upload-link]').click();
+    await page.getByLabel(w.uploadLinkName).fill('Family pictures');
+    await page.locator('[data-test=quick-upload-link-create]').click();
+    await expect(page.getByRole('status').filter({ hasText: w.created })).toBeVisible();
+    const link = await page.locator('[data-test=alias-link]').inputValue();
+    const aliasId = decodeURIComponent(link.split('/app/share/')[1]!);
+    const aliases = await server.request<{ items: { id: string; name: string; enabled: boolean }[] }>('GET', '/api/v2/sec/alias?q=Family', undefined, {
+      token: owner.token,
+    });
+    expect(aliases.body.items).toEqual([expect.objectContaining({ id: aliasId, name: 'Family pictures', enabled: true })]);
+    await expect(page.locator('[data-test=qr]')).toBeVisible();
+    await expectAccessible(page, `home with a new upload link (${screen}, ${theme}, ${lang})`);
+    await page.screenshot({ path: `docs/screens/home-upload-link-${screen}-${theme}.png`, fullPage: true });
 
-        // the share list: the same states, views and dates
-        await page.goto('/app/uploads');
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(w.shares);
-        const row = (id: string) => page.locator('[data-test=share-table] tbody tr').filter({ has: page.locator(`a[href="/app/upload/${id}"]`) });
-        await expect(row(s.published).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'published');
-        await expect(row(s.draft).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'unpublished');
-        await expect(row(s.expired).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'expired');
-        await expect(row(s.usedUp).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'viewsUsedUp');
-        await expect(row(s.published).locator('[data-test=share-views]')).toHaveText(w.views(2, 5));
-        await expect(row(s.draft).locator('[data-test=share-views]')).toHaveText(w.views(0, 3));
-        await expect(row(s.expired).locator('[data-test=share-until]')).toBeVisible();
-        await expect(row(s.draft).locator('[data-test=share-until]')).toHaveCount(0);
-        if (screen === 'desktop') await expect(page.locator('[data-test=share-table] th').nth(1)).toHaveText(w.linkColumn);
-        await expectAccessible(page, `share list (${screen}, ${theme}, ${lang})`);
-        if (lang === 'gb') await page.screenshot({ path: `docs/screens/shares-${screen}-${theme}.png`, fullPage: true });
+    // the share list: the same states, views and dates
+    await page.goto('/app/uploads');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(w.shares);
+    const row = (id: string) => page.locator('[data-test=share-table] tbody tr').filter({ has: page.locator(`a[href="/app/upload/${id}"]`) });
+    await expect(row(s.published).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'published');
+    await expect(row(s.draft).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'unpublished');
+    await expect(row(s.expired).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'expired');
+    await expect(row(s.usedUp).locator('[data-test=share-state]')).toHaveAttribute('data-state', 'viewsUsedUp');
+    await expect(row(s.published).locator('[data-test=share-views]')).toHaveText(w.views(2, 5));
+    await expect(row(s.draft).locator('[data-test=share-views]')).toHaveText(w.views(0, 3));
+    await expect(row(s.expired).locator('[data-test=share-until]')).toBeVisible();
+    await expect(row(s.draft).locator('[data-test=share-until]')).toHaveCount(0);
+    if (screen === 'desktop') await expect(page.locator('[data-test=share-table] th').nth(1)).toHaveText(w.linkColumn);
+    await expectAccessible(page, `share list (${screen}, ${theme}, ${lang})`);
+    await page.screenshot({ path: `docs/screens/shares-${screen}-${theme}.png`, fullPage: true });
 
-        // files dropped anywhere on the home page (here: on the recent shares) start a share
-        await page.goto('/app/home');
-        const bytes = randomFile(200 * 1024);
-        await expect(page.locator(recent)).toBeVisible();
-        await page.locator(recent).evaluate((target, data) => {
-          const transfer = new DataTransfer();
-          transfer.items.add(new File([new Uint8Array(data)], 'dropped.bin', { type: 'application/octet-stream' }));
-          for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
-        }, [...bytes]);
-        await expect(page).toHaveURL(/\/app\/share$/);
-        await expect(page.locator('[data-test=picked-files] li')).toHaveCount(1);
-        await expect(page.locator('[data-test=picked-files] li')).toContainText('dropped.bin');
-        await page.locator('[data-test=submit-share]').click();
-        // the upload ends with the file's bytes on the server
-        const uploadedFile = async (): Promise<{ share: string; file: string } | null> => {
-          const [newest] = await api.searchShares(owner.token);
-          const file = newest && (await api.shareDetail(owner.token, newest.id)).files.find((f) => f.filename === 'dropped.bin');
-          return file && file.storedSize === bytes.length ? { share: newest.id, file: file.id } : null;
-        };
-        await expect.poll(uploadedFile, { timeout: 30_000 }).not.toBeNull();
-        const { share, file } = (await uploadedFile())!;
-        const res = await fetch(`${server.url}/api/v2/sec/share/${share}/file/${file}`, { headers: { 'Service-Auth': owner.token } });
-        expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(sha256(bytes));
-        await page.context().close();
-      });
-    }
-  }
+    // files dropped anywhere on the home page (here: on the recent shares) start a share
+    await page.goto('/app/home');
+    const bytes = randomFile(200 * 1024);
+    await expect(page.locator(recent)).toBeVisible();
+    await page.locator(recent).evaluate((target, data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'dropped.bin', { type: 'application/octet-stream' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, [...bytes]);
+    await expect(page).toHaveURL(/\/app\/share$/);
+    await expect(page.locator('[data-test=picked-files] li')).toHaveCount(1);
+    await expect(page.locator('[data-test=picked-files] li')).toContainText('dropped.bin');
+    await page.locator('[data-test=submit-share]').click();
+    // the upload ends with the file's bytes on the server
+    const uploadedFile = async (): Promise<{ share: string; file: string } | null> => {
+      const [newest] = await api.searchShares(owner.token);
+      const file = newest && (await api.shareDetail(owner.token, newest.id)).files.find((f) => f.filename === 'dropped.bin');
+      return file && file.storedSize === bytes.length ? { share: newest.id, file: file.id } : null;
+    };
+    await expect.poll(uploadedFile, { timeout: 30_000 }).not.toBeNull();
+    const { share, file } = (await uploadedFile())!;
+    const res = await fetch(`${server.url}/api/v2/sec/share/${share}/file/${file}`, { headers: { 'Service-Auth': owner.token } });
+    expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(sha256(bytes));
+    await page.context().close();
+  });
 }
 
 test('"Choose files" on the home page starts a share with the chosen files', async ({ userPage: page }) => {

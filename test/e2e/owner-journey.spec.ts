@@ -16,6 +16,7 @@ import { ADMIN, startServer } from '../support/server.js';
 import { downloadedBytes, MiB, randomFile, sha256, unzip } from './helpers.js';
 import { expectAccessible } from './page-checks.js';
 import { test as base, expect, type Account } from './fixtures.js';
+import { combos } from './combos.js';
 
 // Pier listens on every interface; the owner's browser uses the loopback address.
 base.use({ serverConfig: { bind: { address: '0.0.0.0', port: 0 } } });
@@ -50,7 +51,7 @@ async function signIn(page: Page, account: Account): Promise<void> {
 }
 
 /** The "Ready to send" panel's QR code opens full screen, large, and closes with Escape and with a tap. */
-async function checkFullScreenQr(page: Page, name: string, shot: boolean): Promise<void> {
+async function checkFullScreenQr(page: Page, name: string, shot = true): Promise<void> {
   const dialog = page.locator('[data-test=qr-dialog]');
   await page.locator('[data-test=qr-open]').click();
   await expect(dialog).toBeVisible();
@@ -70,78 +71,73 @@ async function checkFullScreenQr(page: Page, name: string, shot: boolean): Promi
   await expect(dialog).toHaveCount(0);
 }
 
-for (const screen of Object.keys(screens) as Screen[]) {
-  for (const theme of ['light', 'dark'] as const) {
-    for (const lang of Object.keys(messages) as Lang[]) {
-      test(`fresh browser to a link a phone opens (${screen}, ${theme}, ${lang})`, async ({ browser, api, server, baseURL }) => {
-        const m = messages[lang];
-        const owner = await api.createAccount();
-        const notes = Buffer.from(`Meeting notes for ${owner.login}\n`.repeat(200));
-        const data = randomFile(3 * MiB);
-        const lan = await server.request<{ lan: boolean; urls: string[] }>('GET', '/api/v2/sec/info/addresses', undefined, { token: owner.token });
-        expect(lan.body.lan).toBe(true);
-        const lanBase = lan.body.urls[0]!;
-        expect(new URL(lanBase).hostname).not.toMatch(/^(127\.|localhost$|\[::1\]$)/);
+for (const { screen, theme, lang } of combos) {
+  test(`fresh browser to a link a phone opens (${screen}, ${theme}, ${lang})`, async ({ browser, api, server, baseURL }) => {
+    const m = messages[lang];
+    const owner = await api.createAccount();
+    const notes = Buffer.from(`Meeting notes for ${owner.login}\n`.repeat(200));
+    const data = randomFile(3 * MiB);
+    const lan = await server.request<{ lan: boolean; urls: string[] }>('GET', '/api/v2/sec/info/addresses', undefined, { token: owner.token });
+    expect(lan.body.lan).toBe(true);
+    const lanBase = lan.body.urls[0]!;
+    expect(new URL(lanBase).hostname).not.toMatch(/^(127\.|localhost$|\[::1\]$)/);
 
-        const context = await freshContext(browser, screen, theme, lang, { baseURL, permissions: ['clipboard-read', 'clipboard-write'] });
-        const page = await context.newPage();
-        const started = Date.now();
+    const context = await freshContext(browser, screen, theme, lang, { baseURL, permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    const started = Date.now();
 
-        // 1-2: open Pier and sign in; 3: new share; 4: pick the files; 5: upload
-        await signIn(page, owner);
-        await page.goto('/app/share');
-        await page.locator('[data-test=file-input]').setInputFiles([
-          { name: 'notes.txt', mimeType: 'text/plain', buffer: notes },
-          { name: 'data.bin', mimeType: 'application/octet-stream', buffer: data },
-        ]);
-        await expect(page.locator('[data-test=picked-files] li')).toHaveCount(2);
-        await page.locator('[data-test=submit-share]').click();
+    // 1-2: open Pier and sign in; 3: new share; 4: pick the files; 5: upload
+    await signIn(page, owner);
+    await page.goto('/app/share');
+    await page.locator('[data-test=file-input]').setInputFiles([
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: notes },
+      { name: 'data.bin', mimeType: 'application/octet-stream', buffer: data },
+    ]);
+    await expect(page.locator('[data-test=picked-files] li')).toHaveCount(2);
+    await page.locator('[data-test=submit-share]').click();
 
-        // Ready to send: the link on the LAN address, already copied
-        const panel = page.locator('[data-test=ready-panel]');
-        await expect(panel.getByRole('heading', { level: 2, name: m.shares.ready.title, exact: true })).toBeVisible();
-        await expect(page.locator('[data-test=link-copied]')).toHaveText(m.shares.ready.copied);
-        const link = await page.locator('[data-test=share-link]').inputValue();
-        expect(link).toMatch(new RegExp(`^${lanBase.replace(/[.[\]]/g, '\\$&')}/app/open/[A-Za-z0-9_-]+$`));
-        await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-        const seconds = (Date.now() - started) / 1000;
-        test.info().annotations.push({ type: 'journey', description: `fresh page → link copied: 5 steps, ${seconds.toFixed(1)} s` });
+    // Ready to send: the link on the LAN address, already copied
+    const panel = page.locator('[data-test=ready-panel]');
+    await expect(panel.getByRole('heading', { level: 2, name: m.shares.ready.title, exact: true })).toBeVisible();
+    await expect(page.locator('[data-test=link-copied]')).toHaveText(m.shares.ready.copied);
+    const link = await page.locator('[data-test=share-link]').inputValue();
+    expect(link).toMatch(new RegExp(`^${lanBase.replace(/[.[\]]/g, '\\$&')}/app/open/[A-Za-z0-9_-]+$`));
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    const seconds = (Date.now() - started) / 1000;
+    test.info().annotations.push({ type: 'journey', description: `fresh page → link copied: 5 steps, ${seconds.toFixed(1)} s` });
 
-        // what the recipient gets: until when, how many views, no password
-        const facts = page.locator('[data-test=recipient-gets] li');
-        await expect(facts).toHaveCount(3);
-        await expect(facts.nth(1)).toHaveText(m.shares.ready.views.split(' | ')[1]!.replace('{n}', '30'));
-        await expect(facts.nth(2)).toHaveText(m.shares.ready.noPassword);
-        await expect(page.locator('[data-test=local-only]')).toHaveCount(0);
-        await expect(page.locator('[data-test=qr]')).toBeVisible();
-        await expectAccessible(page, `ready panel (${screen}, ${theme}, ${lang})`);
-        const shot = lang === 'gb';
-        if (shot) await page.screenshot({ path: `docs/screens/ready-panel-${screen}-${theme}.png`, fullPage: true });
-        await checkFullScreenQr(page, `${screen}-${theme}`, shot);
+    // what the recipient gets: until when, how many views, no password
+    const facts = page.locator('[data-test=recipient-gets] li');
+    await expect(facts).toHaveCount(3);
+    await expect(facts.nth(1)).toHaveText(m.shares.ready.views.split(' | ')[1]!.replace('{n}', '30'));
+    await expect(facts.nth(2)).toHaveText(m.shares.ready.noPassword);
+    await expect(page.locator('[data-test=local-only]')).toHaveCount(0);
+    await expect(page.locator('[data-test=qr]')).toBeVisible();
+    await expectAccessible(page, `ready panel (${screen}, ${theme}, ${lang})`);
+    await page.screenshot({ path: `docs/screens/ready-panel-${screen}-${theme}.png`, fullPage: true });
+    await checkFullScreenQr(page, `${screen}-${theme}`);
 
-        // the big Copy button copies it again
-        await page.evaluate(() => navigator.clipboard.writeText(''));
-        await panel.locator('[data-test=copy]').click();
-        await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    // the big Copy button copies it again
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await panel.locator('[data-test=copy]').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
-        // a phone, in a fresh context of its own, opens the link and gets the bytes
-        const shareId = (await page.locator('[data-test=go-to-share]').getAttribute('href'))!.split('/').pop()!;
-        const detail = await api.shareDetail(owner.token, shareId);
-        expect(detail.publishInfo?.enabled).toBe(true);
-        const phone = await freshContext(browser, 'phone', theme, lang, { acceptDownloads: true });
-        const pp = await phone.newPage();
-        await pp.goto(link);
-        await expect(pp.getByText('notes.txt').first()).toBeVisible();
-        const [zip] = await Promise.all([pp.waitForEvent('download'), pp.locator('a[href*="/zip"]').first().click()]);
-        const entries = await unzip(await downloadedBytes(zip));
-        expect([...entries.keys()].sort()).toEqual(['data.bin', 'notes.txt']);
-        expect(sha256(entries.get('data.bin')!)).toBe(sha256(data));
-        expect(sha256(entries.get('notes.txt')!)).toBe(sha256(notes));
-        await phone.close();
-        await context.close();
-      });
-    }
-  }
+    // a phone, in a fresh context of its own, opens the link and gets the bytes
+    const shareId = (await page.locator('[data-test=go-to-share]').getAttribute('href'))!.split('/').pop()!;
+    const detail = await api.shareDetail(owner.token, shareId);
+    expect(detail.publishInfo?.enabled).toBe(true);
+    const phone = await freshContext(browser, 'phone', theme, lang, { acceptDownloads: true });
+    const pp = await phone.newPage();
+    await pp.goto(link);
+    await expect(pp.getByText('notes.txt').first()).toBeVisible();
+    const [zip] = await Promise.all([pp.waitForEvent('download'), pp.locator('a[href*="/zip"]').first().click()]);
+    const entries = await unzip(await downloadedBytes(zip));
+    expect([...entries.keys()].sort()).toEqual(['data.bin', 'notes.txt']);
+    expect(sha256(entries.get('data.bin')!)).toBe(sha256(data));
+    expect(sha256(entries.get('notes.txt')!)).toBe(sha256(notes));
+    await phone.close();
+    await context.close();
+  });
 }
 
 test('"Share…" hands the link to the device\'s share sheet where the browser has one', async ({ userPage: page, api, user }) => {

@@ -18,6 +18,7 @@ import { downloadedBytes, sha256, unzip } from './helpers.js';
 import { expectAccessible } from './page-checks.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { Api, expect, signInContext, test, type Account } from './fixtures.js';
+import { combos } from './combos.js';
 
 const sizes = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -103,9 +104,8 @@ async function recipient(browser: Browser, baseURL: string, size: Size, theme: T
   return { context, page: await context.newPage() };
 }
 
-/** A screenshot for the docs, once per size and theme (the English run). */
-async function docsScreenshot(page: Page, name: string, size: Size, theme: Theme, lang: Lang): Promise<void> {
-  if (lang !== 'gb') return;
+/** A screenshot for the docs, once per size and theme (in the language of that run). */
+async function docsScreenshot(page: Page, name: string, size: Size, theme: Theme): Promise<void> {
   mkdirSync('docs/screens', { recursive: true });
   await page.screenshot({ path: `docs/screens/${name}-${size}-${theme}.png`, fullPage: name !== 'recipient-lightbox' });
 }
@@ -124,11 +124,7 @@ async function swipe(page: Page, direction: 'left' | 'right'): Promise<void> {
   await cdp.detach();
 }
 
-const combos = (['phone', 'desktop'] as const).flatMap((size) =>
-  (['light', 'dark'] as const).flatMap((theme) => (['gb', 'de'] as const).map((lang) => ({ size, theme, lang }))),
-);
-
-for (const { size, theme, lang } of combos) {
+for (const { screen: size, theme, lang } of combos) {
   test.describe(`recipient, ${size}, ${theme}, ${lang}`, () => {
     const { open: t, common } = texts[lang];
 
@@ -154,7 +150,7 @@ for (const { size, theme, lang } of combos) {
       await expect(page.locator('[data-test=file-list] li').first()).toHaveAttribute('data-file', 'route.pdf');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(sizes[size].viewport.width);
       await expectAccessible(page, `recipient photos (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-photos', size, theme, lang);
+      await docsScreenshot(page, 'recipient-photos', size, theme);
 
       // Download all: the ZIP holds every file with the bytes that were uploaded.
       const zipLink = page.locator('[data-test=zip-download]');
@@ -173,7 +169,7 @@ for (const { size, theme, lang } of combos) {
       await expect(box.locator('[data-test=lightbox-position]')).toHaveText('2 / 4');
       await expect.poll(() => box.locator('[data-test=lightbox-image]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
       await expectAccessible(page, `lightbox (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-lightbox', size, theme, lang);
+      await docsScreenshot(page, 'recipient-lightbox', size, theme);
       await page.keyboard.press('ArrowRight');
       await expect(box).toHaveAttribute('data-file', 'photo-3.jpg');
       await page.keyboard.press('ArrowLeft');
@@ -218,7 +214,7 @@ for (const { size, theme, lang } of combos) {
       const field = page.getByLabel(t.password, { exact: true });
       await expect(field).toBeFocused();
       await expectAccessible(page, `password form (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-password', size, theme, lang);
+      await docsScreenshot(page, 'recipient-password', size, theme);
       await field.fill('wrong');
       await page.getByRole('button', { name: t.unlock }).click();
       await expect(page.locator('[data-test=wrong-password]')).toHaveText(t.wrongPassword);
@@ -247,7 +243,7 @@ for (const { size, theme, lang } of combos) {
       const menu = item.locator('[data-test=file-menu-panel]');
       await expect(menu.locator('[data-test=checksum]')).toHaveText(sha256(files[1]!.bytes));
       await expectAccessible(page, `file menu (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-files', size, theme, lang);
+      await docsScreenshot(page, 'recipient-files', size, theme);
       await menu.locator('[data-test=copy]').click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(sha256(files[1]!.bytes));
       // Escape closes the menu and gives the focus back to its button
@@ -296,7 +292,7 @@ for (const { size, theme, lang } of combos) {
         await expect(box.locator('[data-test=next-step]')).toHaveText(c.text.next);
         await expect(page.getByText(/Summer|Expired|Used up|Unpublished|a\.txt/)).toHaveCount(0);
         await expectAccessible(page, `${c.reason} (${size}, ${theme}, ${lang})`);
-        if (c.reason === 'expired') await docsScreenshot(page, 'recipient-expired', size, theme, lang);
+        if (c.reason === 'expired') await docsScreenshot(page, 'recipient-expired', size, theme);
       }
       // four reasons, four different messages
       expect(new Set(cases.map((c) => c.text.title)).size).toBe(4);
