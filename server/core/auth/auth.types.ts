@@ -1,6 +1,6 @@
 import type { ResultCode } from '../../common/result.js';
 
-/** The seed's authentication result (login, session renewal, proxy login), with the result's `code`. */
+/** The answer to a login, a session renewal and a proxy login, with the result's `code`. */
 export interface AuthResult {
   id: string;
   user: string;

@@ -6,7 +6,7 @@
  * accessor, checks that the share (and the file) is accessible (404
  * otherwise, on every tus request) and maps Pier's headers onto tus':
  * `Service-File-Length` → `Upload-Length`; a missing `Tus-Resumable` is
- * taken as 1.0.0 (curl clients of Sharry never sent it); a POST to an
+ * taken as 1.0.0 (plain curl clients do not send it); a POST to an
  * upload appends like PATCH (`X-HTTP-Method-Override: PATCH`, or a plain
  * POST); OPTIONS and HEAD announce the share's room as `Tus-Max-Size`. Errors of the core
  * (`AppError`) get the status of `error-mapping.ts` and their headers
