@@ -24,10 +24,11 @@ export const formatSize = (bytes: number): string => {
 /** The notification for a server event, or `null` for events that get none. */
 export const noticeFor = (e: ServerEvent): Notice | null => {
   if (e.type !== 'guest-upload-completed') return null;
-  const files = e.fileCount === 1 ? '1 file' : `${e.fileCount} files`;
+  // the share's name says who sent what (`From Anna · 3 photos · 23 Nov`); a bare count when it has none
+  const what = e.shareName || (e.fileCount === 1 ? '1 file' : `${e.fileCount} files`);
   return {
     title: `Files arrived through “${e.aliasName}”`,
-    body: `${files}, ${formatSize(e.totalSize)}. Click to open.`,
+    body: `${what} · ${formatSize(e.totalSize)}. Click to open.`,
     path: `/app/upload/${encodeURIComponent(e.shareId)}`,
   };
 };

@@ -135,7 +135,8 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     memberSearchEnabled: config.aliasMemberEnabled,
   });
   const events = parts.events ?? createServerEvents(log.child('events'));
-  const guestUploads = createGuestUploads({ db: db.db, events, mail, log: log.child('aliases') });
+  const naming = { language: config.webapp.defaultLanguage, timeZone: config.webapp.defaultTimezone };
+  const guestUploads = createGuestUploads({ db: db.db, events, mail, log: log.child('aliases'), naming });
   // one upload service for the /sec and /alias mounts, with guest multipart uploads announced
   const uploads = guestUploads.withEvents(
     createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, pending }),

@@ -73,6 +73,7 @@ export const resultCodes = [
   'alias.unknown-members',
   'alias.id-taken',
   'alias.too-many-uploads',
+  'alias.max-size-exceeded',
   'mail.sent',
   'mail.partly-sent',
   'mail.failed',

@@ -40,6 +40,12 @@ export interface AliasTable {
   validity: number;
   enabled: number;
   created: number;
+  /** plain text for guests, or null (migration 0005) */
+  message?: string | null;
+  /** bytes one share of the link may hold, or null for `share.max-size` (migration 0005) */
+  max_size?: number | null;
+  /** epoch ms after which the link takes no uploads, or null (migration 0005) */
+  expires?: number | null;
 }
 
 export interface AliasMemberTable {
@@ -60,6 +66,10 @@ export interface ShareTable {
   password: string | null;
   description: string | null;
   created: number;
+  /** the name a guest gave when sending, cleaned (migration 0005) */
+  sender?: string | null;
+  /** the name the server composed for a guest share, while it stands (migration 0005) */
+  auto_name?: string | null;
 }
 
 export interface PublishShareTable {

@@ -12,9 +12,10 @@ test('an owner creates, edits and deletes an alias; a member sees it read-only',
   await expect(page.getByText('You have no upload links yet.')).toBeVisible();
   await page.getByRole('link', { name: 'New upload link' }).first().click();
   await expect(page).toHaveURL(/\/app\/alias\/new$/);
+  await page.getByText('Advanced', { exact: true }).click();
   await expect(page.locator('#alias-id-warning')).toContainText('secret part of the upload link');
   await page.getByLabel('Name', { exact: true }).fill('Holiday uploads');
-  await page.getByLabel('Validity').selectOption({ label: '2 days' });
+  await page.getByLabel('Uploads stay for').selectOption({ label: '2 days' });
   await page.getByLabel('Find accounts by login').fill(member.login);
   await page.getByRole('button', { name: `Add ${member.login} as member` }).click();
   await expect(page.getByRole('button', { name: `Remove ${member.login}` })).toBeVisible();
@@ -42,6 +43,7 @@ test('an owner creates, edits and deletes an alias; a member sees it read-only',
   await page.getByLabel('Name', { exact: true }).fill('Holiday uploads 2026');
   await page.getByLabel('Enabled').uncheck();
   const newId = `holiday-${Date.now().toString(36)}`;
+  // "Advanced" stays open as the owner left it
   await page.getByLabel('Id', { exact: true }).fill(newId);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The upload link was saved.' })).toBeVisible();

@@ -120,7 +120,10 @@ export class Api {
   }
 
   /** Creates an alias owned by `token`'s account; returns its id. */
-  async createAlias(token: string, props: { name: string; validity?: number; enabled?: boolean; members?: string[] }): Promise<string> {
+  async createAlias(
+    token: string,
+    props: { name: string; validity?: number; enabled?: boolean; members?: string[]; message?: string | null; maxSize?: number | null; expires?: number | null },
+  ): Promise<string> {
     const res = await this.server.request<{ success: boolean; id: string }>(
       'POST',
       '/api/v2/sec/alias',

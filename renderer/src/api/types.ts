@@ -142,7 +142,16 @@ export interface AliasInfo {
   name: string;
   enabled: boolean;
   validity: number;
+  /** bytes one send (share) may hold: the link's own limit, at most the server's */
   maxSize: number;
+  /** the owner's login: whose link it is */
+  owner: string;
+  /** how many members see the uploads besides the owner */
+  members: number;
+  /** the owner's message for guests, plain text */
+  message: string | null;
+  /** epoch ms after which the link takes no uploads */
+  expires: number | null;
 }
 
 export interface MailTemplate {

@@ -18,6 +18,12 @@ export interface AliasDetail {
   members: { items: AccountLight[] };
   /** epoch milliseconds */
   created: number;
+  /** plain text shown to guests */
+  message: string | null;
+  /** bytes one share of the link may hold; null: the server's limit */
+  maxSize: number | null;
+  /** epoch ms after which the link takes no uploads; null: never */
+  expires: number | null;
 }
 
 export interface AliasChange {
@@ -28,6 +34,10 @@ export interface AliasChange {
   enabled: boolean;
   /** account ids */
   members: string[];
+  /** absent: unchanged (modify) or none (create); null: none */
+  message?: string | null;
+  maxSize?: number | null;
+  expires?: number | null;
 }
 
 export interface IdResult extends BasicResult {

@@ -77,6 +77,7 @@ export default {
     'unknown-members': 'Einige der Mitglieder haben hier kein Konto.',
     'id-taken': 'Diese Id wird schon von einem anderen Upload-Link verwendet.',
     'too-many-uploads': 'Über diesen Upload-Link wurde in der letzten Stunde zu oft hochgeladen. Versuch es später noch einmal.',
+    'max-size-exceeded': 'Diese Größenbegrenzung ist höher, als der Server erlaubt.',
   },
   mail: {
     sent: 'E-Mail gesendet.',

@@ -77,6 +77,7 @@ export default {
     'unknown-members': 'Algunos miembros no tienen cuenta aquí.',
     'id-taken': 'Otro enlace de subida ya usa este id.',
     'too-many-uploads': 'Este enlace de subida ha recibido demasiadas subidas en la última hora. Inténtalo más tarde.',
+    'max-size-exceeded': 'Este límite de tamaño es mayor de lo que permite el servidor.',
   },
   mail: {
     sent: 'Correo enviado.',

@@ -77,6 +77,7 @@ export default {
     'unknown-members': 'Certains membres n’ont pas de compte ici.',
     'id-taken': 'Cet identifiant est déjà utilisé par un autre lien de dépôt.',
     'too-many-uploads': 'Ce lien de dépôt a reçu trop de dépôts au cours de la dernière heure. Réessayez plus tard.',
+    'max-size-exceeded': 'Cette limite de taille dépasse ce que le serveur autorise.',
   },
   mail: {
     sent: 'E-mail envoyé.',

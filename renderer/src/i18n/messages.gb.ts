@@ -78,6 +78,7 @@ export default {
     'unknown-members': 'Some of the members do not have an account here.',
     'id-taken': 'This id is already used by another upload link.',
     'too-many-uploads': 'This upload link has received too many uploads in the last hour. Try again later.',
+    'max-size-exceeded': 'This size limit is larger than the server allows.',
   },
   mail: {
     sent: 'E-mail sent.',

@@ -77,6 +77,7 @@ export default {
     'unknown-members': 'Alcuni membri non hanno un account qui.',
     'id-taken': 'Questo id è già usato da un altro link di caricamento.',
     'too-many-uploads': 'Questo link di caricamento ha ricevuto troppi caricamenti nell’ultima ora. Riprova più tardi.',
+    'max-size-exceeded': 'Questo limite di dimensione supera quanto consentito dal server.',
   },
   mail: {
     sent: 'E-mail inviata.',

@@ -24,9 +24,14 @@ type AliasRow = {
   validity: number;
   enabled: number;
   created: number;
+  message?: string | null;
+  max_size?: number | string | null;
+  expires?: number | string | null;
   owner_login: string;
   owner_state: string;
 };
+
+const numberOrNull = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
 const toAlias = (r: AliasRow): AliasRecord => ({
   id: r.id,
@@ -37,6 +42,9 @@ const toAlias = (r: AliasRow): AliasRecord => ({
   validity: Number(r.validity),
   enabled: toBool(r.enabled),
   created: Number(r.created),
+  message: r.message ?? null,
+  maxSize: numberOrNull(r.max_size),
+  expires: numberOrNull(r.expires),
 });
 
 export const findAlias = async (db: Db, id: string): Promise<AliasRecord | undefined> => {
@@ -58,6 +66,16 @@ export const listVisibleAliases = async (db: Db, accountId: string, q: string, l
   if (q) query = query.where(containsIgnoreCase('aliases.name', q));
   const rows = await query.orderBy('aliases.name').orderBy('aliases.created', 'desc').limit(limit).execute();
   return rows.map(toAlias);
+};
+
+/** How many members an alias has. */
+export const memberCount = async (db: Db, aliasId: string): Promise<number> => {
+  const row = await db
+    .selectFrom('alias_members')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('alias_id', '=', aliasId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 };
 
 /** The members of each alias, by login. */
@@ -94,17 +112,29 @@ export interface AliasValues {
   name: string;
   validity: number;
   enabled: boolean;
+  message: string | null;
+  maxSize: number | null;
+  expires: number | null;
 }
+
+const columns = (v: AliasValues) => ({
+  name: v.name,
+  validity: v.validity,
+  enabled: fromBool(v.enabled),
+  message: v.message,
+  max_size: v.maxSize,
+  expires: v.expires,
+});
 
 export const insertAlias = async (db: Db, id: string, ownerId: string, v: AliasValues, created: number): Promise<void> => {
   await db
     .insertInto('aliases')
-    .values({ id, account_id: ownerId, name: v.name, validity: v.validity, enabled: fromBool(v.enabled), created })
+    .values({ id, account_id: ownerId, created, ...columns(v) })
     .execute();
 };
 
 export const updateAlias = async (db: Db, id: string, v: AliasValues): Promise<void> => {
-  await db.updateTable('aliases').set({ name: v.name, validity: v.validity, enabled: fromBool(v.enabled) }).where('id', '=', id).execute();
+  await db.updateTable('aliases').set(columns(v)).where('id', '=', id).execute();
 };
 
 /**

@@ -4,14 +4,17 @@
  * Only the owner changes or deletes an alias: a member asking gets
  * `forbidden` (403), anybody else `not-found` (404) — the alias is invisible
  * to them. Business outcomes (taken id, validity over the maximum, unknown
- * member accounts) are `{success:false}` results.
+ * member accounts, a size limit over `share.max-size`) are `{success:false}`
+ * results. A link is open to guests while it is enabled, its owner active and
+ * its expiry (if any) not reached.
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { formatDuration } from '../../common/durations.js';
-import { forbidden, notFound } from '../../common/errors.js';
+import { badRequest, forbidden, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
+import { formatSize } from '../../common/sizes.js';
 import { failId, ok, okId, type BasicResult, type IdResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
 import type { Accessor } from '../shares/accessor.js';
@@ -22,12 +25,14 @@ import {
   insertAlias,
   isMember,
   listVisibleAliases,
+  memberCount,
   membersOf,
   moveAlias,
   replaceMembers,
   searchOtherAccounts,
   unknownAccounts,
   updateAlias,
+  type AliasValues,
 } from './alias.repository.js';
 import type { AccountLight, AliasChange, AliasDetail, AliasRecord, OpenAlias } from './alias.types.js';
 
@@ -36,7 +41,7 @@ export interface AliasServiceDeps {
   clock: Clock;
   log: Logger;
   maxValidity: number;
-  /** `share.max-size`, shown on the guest page */
+  /** `share.max-size`: the most a link's own size limit may be */
   maxSize: number;
   maxPageSize: number;
   /** `alias-member-enabled`: when false the member search answers 404 */
@@ -59,6 +64,9 @@ export interface AliasService {
   canSee(accountId: string, aliasId: string): Promise<boolean>;
 }
 
+/** Characters the message for guests may have. */
+export const MAX_ALIAS_MESSAGE = 2000;
+
 /** The members to store: given order, no duplicates, never the owner. */
 const cleanMembers = (ownerId: string, members: string[]): string[] => [...new Set(members)].filter((m) => m !== ownerId);
 
@@ -78,7 +86,30 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       enabled: a.enabled,
       members: { items: members.get(a.id) ?? [] },
       created: a.created,
+      message: a.message,
+      maxSize: a.maxSize,
+      expires: a.expires,
     }));
+  };
+
+  /** Whether guests may use the alias now. */
+  const open = (a: AliasRecord | undefined): a is AliasRecord =>
+    a !== undefined && a.enabled && a.ownerActive && (a.expires === null || a.expires > d.clock.now());
+
+  /** The values to store: what the change gives, else what `current` has (modify) or none (create). */
+  const valuesOf = (change: AliasChange, current?: AliasRecord): AliasValues => {
+    const message = change.message === undefined ? (current?.message ?? null) : change.message?.trim() || null;
+    if (message !== null && message.length > MAX_ALIAS_MESSAGE) {
+      throw badRequest('message', `The message for guests may have at most ${MAX_ALIAS_MESSAGE} characters.`);
+    }
+    return {
+      name: change.name,
+      validity: change.validity,
+      enabled: change.enabled,
+      message,
+      maxSize: change.maxSize === undefined ? (current?.maxSize ?? null) : change.maxSize,
+      expires: change.expires === undefined ? (current?.expires ?? null) : change.expires,
+    };
   };
 
   const visible = async (accountId: string, aliasId: string): Promise<AliasRecord> => {
@@ -97,6 +128,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
   /** The business checks shared by create and modify; undefined when the change is acceptable. */
   const refusal = async (ownerId: string, change: AliasChange): Promise<IdResult | undefined> => {
     if (change.validity > d.maxValidity) return failId('alias.validity-exceeded', `Maximum validity (${formatDuration(d.maxValidity)}) exceeded`);
+    if (change.maxSize != null && change.maxSize > d.maxSize) return failId('alias.max-size-exceeded', `Maximum size (${formatSize(d.maxSize)}) exceeded`);
     const unknown = await unknownAccounts(db, cleanMembers(ownerId, change.members));
     if (unknown.length) return failId('alias.unknown-members', `Unknown member account(s): ${unknown.join(', ')}`);
     return undefined;
@@ -121,13 +153,14 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
      * there is one (a taken id is a failure), a random id otherwise.
      */
     async create(accountId, change) {
+      const values = valuesOf(change);
       const refused = await refusal(accountId, change);
       if (refused) return refused;
       const id = change.id || randomId();
       if (await aliasExists(db, id)) return taken(id);
       try {
         await db.transaction().execute(async (trx) => {
-          await insertAlias(trx, id, accountId, change, d.clock.now());
+          await insertAlias(trx, id, accountId, values, d.clock.now());
           await replaceMembers(trx, id, cleanMembers(accountId, change.members));
         });
       } catch (e) {
@@ -139,20 +172,22 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
     },
 
     /**
-     * The owner: changes name, validity, enabled and members. Without `id`
-     * (or with the current one) the id stays; with a new, free id the alias
+     * The owner: changes name, validity, enabled, members, and the message,
+     * size limit and expiry when the change carries them. Without `id` (or
+     * with the current one) the id stays; with a new, free id the alias
      * moves there and its members and shares follow, in one transaction.
      */
     async modify(accountId, aliasId, change) {
       const alias = await owned(accountId, aliasId);
+      const values = valuesOf(change, alias);
       const refused = await refusal(accountId, change);
       if (refused) return refused;
       const target = change.id || alias.id;
       if (target !== alias.id && (await aliasExists(db, target))) return taken(target);
       try {
         await db.transaction().execute(async (trx) => {
-          if (target === alias.id) await updateAlias(trx, alias.id, change);
-          else await moveAlias(trx, alias, target, change);
+          if (target === alias.id) await updateAlias(trx, alias.id, values);
+          else await moveAlias(trx, alias, target, values);
           await replaceMembers(trx, target, cleanMembers(accountId, change.members));
         });
       } catch (e) {
@@ -178,17 +213,27 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       return searchOtherAccounts(db, accountId, q, d.maxPageSize);
     },
 
-    /** Anyone: what the guest page shows; `not-found` unless the alias exists and is enabled. */
+    /** Anyone: what the guest page shows; `not-found` unless the alias is open to guests. */
     async openInfo(aliasId) {
       const a = await findAlias(db, aliasId);
-      if (!a || !a.enabled || !a.ownerActive) throw notFound('The alias');
-      return { id: a.id, name: a.name, enabled: a.enabled, validity: a.validity, maxSize: d.maxSize };
+      if (!open(a)) throw notFound('The alias');
+      return {
+        id: a.id,
+        name: a.name,
+        enabled: a.enabled,
+        validity: a.validity,
+        maxSize: Math.min(a.maxSize ?? d.maxSize, d.maxSize),
+        owner: a.ownerLogin,
+        members: await memberCount(db, a.id),
+        message: a.message,
+        expires: a.expires,
+      };
     },
 
-    /** The `Service-Alias` check: the accessor of an enabled alias whose owner is active, else undefined. */
+    /** The `Service-Alias` check: the accessor of an alias open to guests, else undefined. */
     async guestAccessor(aliasId) {
       const a = await findAlias(db, aliasId);
-      if (!a || !a.enabled || !a.ownerActive) return undefined;
+      if (!open(a)) return undefined;
       return { kind: 'alias', aliasId: a.id, ownerId: a.ownerId, aliasName: a.name, validity: a.validity };
     },
 

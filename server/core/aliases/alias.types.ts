@@ -9,6 +9,12 @@ export interface AliasChange {
   enabled: boolean;
   /** account ids */
   members: string[];
+  /** plain text shown to guests; null or empty: none; undefined: unchanged (modify) or none (create) */
+  message?: string | null;
+  /** bytes one share of the link may hold; null: `share.max-size`; undefined as for `message` */
+  maxSize?: number | null;
+  /** epoch ms after which the link takes no uploads; null: never; undefined as for `message` */
+  expires?: number | null;
 }
 
 export interface AccountLight {
@@ -25,6 +31,9 @@ export interface AliasDetail {
   enabled: boolean;
   members: { items: AccountLight[] };
   created: number;
+  message: string | null;
+  maxSize: number | null;
+  expires: number | null;
 }
 
 /** What the guest page shows before an upload (`GET /open/alias/{id}`). */
@@ -33,8 +42,16 @@ export interface OpenAlias {
   name: string;
   enabled: boolean;
   validity: number;
-  /** the size limit of one share (`share.max-size`) */
+  /** the size limit of one share: the link's own, at most `share.max-size` */
   maxSize: number;
+  /** the owner's login: whose link it is */
+  owner: string;
+  /** how many members see the uploads besides the owner */
+  members: number;
+  /** plain text for guests, or null */
+  message: string | null;
+  /** epoch ms after which the link takes no uploads, or null */
+  expires: number | null;
 }
 
 /** An alias row with its owner, inside the core. */
@@ -47,6 +64,9 @@ export interface AliasRecord {
   validity: number;
   enabled: boolean;
   created: number;
+  message: string | null;
+  maxSize: number | null;
+  expires: number | null;
 }
 
 /** Someone to notify about an alias: the owner or a member. */

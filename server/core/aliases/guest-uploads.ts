@@ -13,6 +13,11 @@
  * multipart upload followed by a notify call, a repeated call) emits nothing;
  * a share that got more files is announced again. Nothing is emitted for a
  * share without complete files. Announcing never fails an upload.
+ *
+ * Announcing also names a share that nobody named (`guest-share-name.ts`),
+ * from the sender's name the guest page sent with `notify` and the share's
+ * complete files; the name is renewed as files arrive while it is still the
+ * one the server gave, so a name someone chose is never replaced.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../common/log.js';
@@ -23,20 +28,23 @@ import type { MailService } from '../mail/mail.service.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import type { UploadService } from '../uploads/upload.service.js';
 import type { GuestAccessor } from './alias.service.js';
+import { cleanSender, guestShareName, kindOf, type FileKind, type NamingRules } from './guest-share-name.js';
 
 export interface GuestUploadDeps {
   db: Kysely<Database>;
   events: ServerEventBus;
   mail: MailService;
   log: Logger;
+  naming: NamingRules;
 }
 
 export interface GuestUploads {
   /**
-   * Guests, for a share of their alias (`not-found` otherwise): announces the
-   * upload (the event) and mails the owner and members (`notifyUpload`).
+   * Guests, for a share of their alias (`not-found` otherwise): keeps the
+   * sender's name (`cleanSender`: `bad-request` when too long), announces the
+   * upload (the name, the event) and mails the owner and members (`notifyUpload`).
    */
-  notify(guest: GuestAccessor, shareId: string, baseUrl: string): Promise<BasicResult>;
+  notify(guest: GuestAccessor, shareId: string, baseUrl: string, sender?: string | null): Promise<BasicResult>;
   /** The upload service with guest multipart uploads announced; everything else is passed through unchanged. */
   withEvents(uploads: UploadService): UploadService;
 }
@@ -44,16 +52,37 @@ export interface GuestUploads {
 /** Announced share states kept, to emit once per state; the oldest are forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
-/** The complete files of a share (stored size equal to the declared length) and their total size. */
-const completeFiles = async (db: Kysely<Database>, shareId: string): Promise<{ count: number; size: number }> => {
-  const row = await db
+/** The complete files of a share (stored size equal to the declared length): how many, their total size, what they are. */
+const completeFiles = async (db: Kysely<Database>, shareId: string): Promise<{ count: number; size: number; kind: FileKind }> => {
+  const rows = await db
     .selectFrom('share_files')
     .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
-    .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.sum<number | string | null>('file_meta.length').as('size')])
+    .select(['file_meta.length', 'file_meta.mimetype'])
     .where('share_files.share_id', '=', shareId)
     .whereRef('share_files.real_size', '=', 'file_meta.length')
-    .executeTakeFirst();
-  return { count: Number(row?.count ?? 0), size: Number(row?.size ?? 0) };
+    .execute();
+  return { count: rows.length, size: rows.reduce((n, r) => n + Number(r.length), 0), kind: kindOf(rows.map((r) => r.mimetype)) };
+};
+
+/**
+ * Names the share from its sender and files unless somebody named it; the
+ * update re-checks that, so a rename at the same moment wins. Resolves with
+ * the share's name.
+ */
+const nameShare = async (db: Kysely<Database>, rules: NamingRules, shareId: string, files: { count: number; kind: FileKind }): Promise<string> => {
+  const share = await db.selectFrom('shares').select(['name', 'sender', 'auto_name', 'created']).where('id', '=', shareId).executeTakeFirst();
+  if (!share) return '';
+  const unnamed = !share.name || share.name === share.auto_name;
+  if (!unnamed) return share.name!;
+  const name = guestShareName({ sender: share.sender ?? null, created: Number(share.created) }, files, rules);
+  if (name === share.name) return name;
+  await db
+    .updateTable('shares')
+    .set({ name, auto_name: name })
+    .where('id', '=', shareId)
+    .where((eb) => eb.or([eb('name', 'is', null), eb('name', '=', ''), eb('name', '=', eb.ref('auto_name'))]))
+    .execute();
+  return name;
 };
 
 export const createGuestUploads = (d: GuestUploadDeps): GuestUploads => {
@@ -62,6 +91,7 @@ export const createGuestUploads = (d: GuestUploadDeps): GuestUploads => {
   const announce = async (guest: GuestAccessor, shareId: string): Promise<void> => {
     const files = await completeFiles(d.db, shareId);
     if (files.count === 0) return;
+    const shareName = await nameShare(d.db, d.naming, shareId, files);
     const state = `${files.count}:${files.size}`;
     if (announced.get(shareId) === state) return;
     announced.delete(shareId);
@@ -73,6 +103,7 @@ export const createGuestUploads = (d: GuestUploadDeps): GuestUploads => {
       shareId,
       aliasId: guest.aliasId,
       aliasName: guest.aliasName,
+      shareName,
       fileCount: files.count,
       totalSize: files.size,
     });
@@ -87,8 +118,10 @@ export const createGuestUploads = (d: GuestUploadDeps): GuestUploads => {
   };
 
   return {
-    async notify(guest, shareId, baseUrl) {
+    async notify(guest, shareId, baseUrl, sender) {
+      const clean = cleanSender(sender);
       await requireShareAccess(d.db, guest, shareId);
+      if (clean) await d.db.updateTable('shares').set({ sender: clean }).where('id', '=', shareId).execute();
       await safely(guest, shareId);
       return d.mail.notifyUpload(guest, shareId, baseUrl);
     },

@@ -11,6 +11,8 @@ export type ServerEvent = {
   shareId: string;
   aliasId: string;
   aliasName: string;
+  /** the share's name: the one the server gave a guest share (`From Anna · 3 photos · 23 Nov`) or the one chosen */
+  shareName: string;
   fileCount: number;
   totalSize: number;
 };

@@ -1,5 +1,6 @@
 /**
- * `share.max-size` over the sum of all files of a share. Every file reserves
+ * `share.max-size` (or the lower size limit of the upload link a share came
+ * through) over the sum of all files of a share. Every file reserves
  * its length in `file_meta.length` before a byte is stored: tus uploads the
  * declared length at creation, multipart parts in steps while they stream.
  * Reservations run in a transaction that first locks the share row (an
@@ -20,6 +21,17 @@ export const quotaExceeded = (maxSize: number, remaining: number): AppError =>
   new AppError('too-large', `Maximum size (${formatSize(maxSize)}) exceeded`, {
     headers: { 'Tus-Max-Size': String(Math.max(0, remaining)) },
   });
+
+/** The size limit of a share: `maxSize`, or the lower limit of the upload link it came through. */
+export const shareLimit = async (db: Db, shareId: string, maxSize: number): Promise<number> => {
+  const row = await db
+    .selectFrom('shares')
+    .innerJoin('aliases', 'aliases.id', 'shares.alias_id')
+    .select('aliases.max_size')
+    .where('shares.id', '=', shareId)
+    .executeTakeFirst();
+  return row?.max_size == null ? maxSize : Math.min(maxSize, Number(row.max_size));
+};
 
 /** Locks the share row for the rest of the transaction; `not-found` when the share is gone. */
 const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<void> => {
@@ -44,8 +56,9 @@ export const reserveNewFile = async (db: Db, bounds: { maxSize: number; maxFiles
     if ((await fileCount(trx, file.shareId)) >= maxFiles) {
       throw new AppError('too-large', `A share holds at most ${maxFiles} files.`, { reason: 'share.too-many-files' });
     }
+    const limit = await shareLimit(trx, file.shareId, maxSize);
     const used = await shareSize(trx, file.shareId);
-    if (used + file.length > maxSize) throw quotaExceeded(maxSize, maxSize - used);
+    if (used + file.length > limit) throw quotaExceeded(limit, limit - used);
     await insertFile(trx, file);
   });
 };
@@ -65,8 +78,9 @@ export const growReservation = async (
 ): Promise<number> =>
   db.transaction().execute(async (trx) => {
     await lockShare(trx, f.shareId);
-    const free = maxSize - (await shareSize(trx, f.shareId));
-    if (free < need) throw quotaExceeded(maxSize, free);
+    const limit = await shareLimit(trx, f.shareId, maxSize);
+    const free = limit - (await shareSize(trx, f.shareId));
+    if (free < need) throw quotaExceeded(limit, free);
     const reserved = f.reserved + Math.max(need, Math.min(step, Math.floor(free / 8)));
     await setLength(trx, f.fileId, reserved);
     return reserved;

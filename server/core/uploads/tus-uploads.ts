@@ -20,7 +20,7 @@ import { finishFile } from './completion.js';
 import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
 import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, shareSize, type UploadFile } from './file.repository.js';
-import { reserveNewFile } from './quota.js';
+import { reserveNewFile, shareLimit } from './quota.js';
 import { shareBounds, type UploadDeps } from './upload.deps.js';
 
 export interface TusFileInfo {
@@ -150,7 +150,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     },
 
     async room(shareId) {
-      return Math.max(0, shareBounds(deps).maxSize - (await shareSize(db, shareId)));
+      return Math.max(0, (await shareLimit(db, shareId, shareBounds(deps).maxSize)) - (await shareSize(db, shareId)));
     },
 
     async state(shareId, id) {

@@ -19,6 +19,7 @@ import { initial } from './0001-initial.js';
 import { pendingUploads } from './0002-pending-uploads.js';
 import { sessionGeneration } from './0003-session-generation.js';
 import { mailLimits } from './0004-mail-limits.js';
+import { uploadLinkOptions } from './0005-upload-link-options.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -27,6 +28,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0002-pending-uploads': pendingUploads,
   '0003-session-generation': sessionGeneration,
   '0004-mail-limits': mailLimits,
+  '0005-upload-link-options': uploadLinkOptions,
 });
 
 export interface MigratableDb {

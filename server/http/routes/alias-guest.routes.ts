@@ -39,6 +39,7 @@ export const aliasGuestRoutes: RouteModule = (api, deps) => {
 
   api.route('post', '/api/v2/alias/mail/notify/{shareId}', async (req, res) => {
     const baseUrl = deps.links.baseUrl(req);
-    res.json(await deps.guestUploads.notify(guestAccessor(res), String(req.params['shareId']), baseUrl));
+    const sender = (req.body as { sender?: string | null } | undefined)?.sender;
+    res.json(await deps.guestUploads.notify(guestAccessor(res), String(req.params['shareId']), baseUrl, sender));
   });
 };

@@ -5,6 +5,10 @@ import { caller, query } from '../request-context.js';
 
 const id = (req: Request): string => String(req.params['id']);
 
+/** An optional field: undefined when absent (kept as it is), else the value or null. */
+const optional = <T>(b: Record<string, unknown>, key: string, as: (v: unknown) => T): T | null | undefined =>
+  b[key] === undefined ? undefined : b[key] === null ? null : as(b[key]);
+
 /** The JSON body of `AliasChange` (already validated against openapi.yml). */
 const toChange = (b: Record<string, unknown>): AliasChange => ({
   id: typeof b['id'] === 'string' && b['id'] !== '' ? b['id'] : null,
@@ -12,6 +16,9 @@ const toChange = (b: Record<string, unknown>): AliasChange => ({
   validity: Number(b['validity']),
   enabled: b['enabled'] === true,
   members: Array.isArray(b['members']) ? b['members'].map(String) : [],
+  message: optional(b, 'message', String),
+  maxSize: optional(b, 'maxSize', Number),
+  expires: optional(b, 'expires', Number),
 });
 
 /** The owner's alias routes (`/sec/alias`, `/sec/alias-member`) and the guest page's `/open/alias/{id}`. */

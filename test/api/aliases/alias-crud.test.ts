@@ -179,7 +179,7 @@ describe('aliases: create, read, change, delete and who may', () => {
     const id = await createAlias(s, alice, { name: 'For the guest page', validity: 4 * DAY });
     const open = await s.request('GET', `/api/v2/open/alias/${id}`);
     expect(open.status).toBe(200);
-    expect(open.body).toEqual({ id, name: 'For the guest page', enabled: true, validity: 4 * DAY, maxSize: 5 * 1024 * 1024 });
+    expect(open.body).toEqual({ id, name: 'For the guest page', enabled: true, validity: 4 * DAY, maxSize: 5 * 1024 * 1024, owner: 'alice', members: 0, message: null, expires: null });
     await modify(alice, id, { name: 'For the guest page', validity: 4 * DAY, enabled: false });
     expect((await s.request('GET', `/api/v2/open/alias/${id}`)).status).toBe(404);
     expect((await s.request('GET', '/api/v2/open/alias/no-such-alias')).status).toBe(404);

@@ -67,7 +67,7 @@ describe('guest uploads through an alias', () => {
     const own = await s.request<Result>('POST', '/api/v2/sec/upload/new', { validity: DAY, maxViews: 1 }, { token: alice.token });
     expect(own.body).toMatchObject({ success: false, message: 'A password is required for this share.' });
     // a completed multipart upload is announced once
-    expect(events).toEqual([{ type: 'guest-upload-completed', shareId: res.body.id, aliasId, aliasName: 'Drop box', fileCount: 2, totalSize: 3005 }]);
+    expect(events).toEqual([{ type: 'guest-upload-completed', shareId: res.body.id, aliasId, aliasName: 'Drop box', shareName: 'From a guest', fileCount: 2, totalSize: 3005 }]);
   });
 
   it('uploads with tus-js-client to an empty guest share; Location is absolute and under /api/v2/alias/upload', async () => {

@@ -37,7 +37,7 @@ describe.each([
     await guestTusUpload(s, id, shareId, bytes(3000), 'a.bin');
     await guestTusUpload(s, id, shareId, bytes(4, 5), 'b.bin');
     await s.request('POST', `/api/v2/alias/mail/notify/${shareId}`, undefined, { headers: guest(id) });
-    expect(events).toEqual([{ type: 'guest-upload-completed', shareId, aliasId: id, aliasName: 'Network box', fileCount: 2, totalSize: 3004 }]);
+    expect(events).toEqual([{ type: 'guest-upload-completed', shareId, aliasId: id, aliasName: 'Network box', shareName: expect.stringMatching(/^2 files · /), fileCount: 2, totalSize: 3004 }]);
 
     const listed = await s.request<{ items: AliasBody[] }>('GET', '/api/v2/sec/alias?q=NETWORK', undefined, { token: bob.token });
     expect(listed.body.items.map((a) => a.id)).toEqual([id]);

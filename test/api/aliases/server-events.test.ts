@@ -5,7 +5,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 import { bytes, createAlias, createUser, guest, guestShare, guestTusUpload, multipartForm, postForm, type Result, type User } from './support.js';
 
 describe('the server event emitter', () => {
-  const event: ServerEvent = { type: 'guest-upload-completed', shareId: 's', aliasId: 'a', aliasName: 'A', fileCount: 1, totalSize: 2 };
+  const event: ServerEvent = { type: 'guest-upload-completed', shareId: 's', aliasId: 'a', aliasName: 'A', shareName: '1 file · 23 Nov', fileCount: 1, totalSize: 2 };
 
   it('delivers to every subscriber until it unsubscribes; a throwing listener is logged and the others still run', () => {
     const errors: string[] = [];
@@ -63,7 +63,7 @@ describe('guest-upload-completed', () => {
     const res = await notify(shareId);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: false, message: 'Mail feature is disabled.', code: 'mail.disabled' });
-    expect(events).toEqual([{ type: 'guest-upload-completed', shareId, aliasId, aliasName: 'Phone uploads', fileCount: 2, totalSize: 71_234 }]);
+    expect(events).toEqual([{ type: 'guest-upload-completed', shareId, aliasId, aliasName: 'Phone uploads', shareName: expect.stringMatching(/^2 photos · \d+ \w+$/), fileCount: 2, totalSize: 71_234 }]);
     // told again without new files: nothing new
     await notify(shareId);
     expect(events.length).toBe(1);
@@ -83,7 +83,7 @@ describe('guest-upload-completed', () => {
     expect(events).toEqual([]);
 
     const res = await postForm(s, '/api/v2/alias/upload', guest(aliasId), multipartForm(undefined, [{ name: 'x.txt', content: 'abc' }]));
-    expect(events).toEqual([{ type: 'guest-upload-completed', shareId: res.body.id, aliasId, aliasName: 'Phone uploads', fileCount: 1, totalSize: 3 }]);
+    expect(events).toEqual([{ type: 'guest-upload-completed', shareId: res.body.id, aliasId, aliasName: 'Phone uploads', shareName: expect.stringMatching(/^1 file · /), fileCount: 1, totalSize: 3 }]);
     // the guest page's notify after a multipart upload does not repeat it
     await notify(res.body.id!);
     expect(events.length).toBe(1);

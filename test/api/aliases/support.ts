@@ -24,6 +24,9 @@ export interface AliasBody {
   enabled: boolean;
   members: { items: { id: string; login: string }[] };
   created: number;
+  message: string | null;
+  maxSize: number | null;
+  expires: number | null;
 }
 
 export interface Result {
@@ -106,6 +109,7 @@ export const guestTusUpload = (
   data: Uint8Array,
   name: string,
   chunkSize = 64 * 1024,
+  type = 'application/octet-stream',
 ): Promise<string> =>
   new Promise((resolve, reject) => {
     const upload = new tus.Upload(Buffer.from(data), {
@@ -113,7 +117,7 @@ export const guestTusUpload = (
       chunkSize,
       retryDelays: [],
       headers: guest(aliasId),
-      metadata: { filename: name, filetype: 'application/octet-stream' },
+      metadata: { filename: name, filetype: type },
       onError: reject,
       onSuccess: () => resolve(upload.url!),
     });

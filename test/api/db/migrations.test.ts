@@ -17,7 +17,7 @@ const TABLES = [
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
   'sent_mails', 'guest_notifications',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options'];
 
 interface Server {
   /** a fresh, empty database */
@@ -203,6 +203,33 @@ describe.each([
       expect(await gen()).toEqual({ session_gen: 0 });
       await older.db.updateTable('accounts').set((eb) => ({ session_gen: eb('session_gen', '+', 1) })).where('id', '=', 'old1').execute();
       expect(await gen()).toEqual({ session_gen: 1 });
+    } finally {
+      await older.close();
+    }
+  });
+
+  it('gives upload links a message, a size limit and an expiry, and guest shares a sender; rows from before 0005 have none', async () => {
+    const config = await server.fresh('link_options_test');
+    const older = await openDatabase(config);
+    try {
+      const all = Object.fromEntries(Object.entries(migrations).map(([n, make]) => [n, make(older.dialect)]));
+      const migrator = new Migrator({ db: older.db, provider: { getMigrations: () => Promise.resolve(all) } });
+      expect((await migrator.migrateTo('0004-mail-limits')).error).toBeUndefined();
+      await older.db.insertInto('accounts').values(account('old1', 'olduser')).execute();
+      await older.db.insertInto('aliases').values(alias('old-alias', 'old1')).execute();
+      await older.db.insertInto('shares').values(share('old-share', 'old1', 'old-alias')).execute();
+      expect(await migrateToLatest(older)).toEqual(['0005-upload-link-options']);
+
+      const linkOf = () => older.db.selectFrom('aliases').select(['message', 'max_size', 'expires']).where('id', '=', 'old-alias').executeTakeFirstOrThrow();
+      const guestOf = () => older.db.selectFrom('shares').select(['sender', 'auto_name']).where('id', '=', 'old-share').executeTakeFirstOrThrow();
+      expect(await linkOf()).toEqual({ message: null, max_size: null, expires: null });
+      expect(await guestOf()).toEqual({ sender: null, auto_name: null });
+
+      const message = 'Bitte nur Fotos vom Fest 🎉\n'.repeat(74).slice(0, 2000);
+      await older.db.updateTable('aliases').set({ message, max_size: 5_000_000_000, expires: now + 1 }).where('id', '=', 'old-alias').execute();
+      await older.db.updateTable('shares').set({ sender: 'Zoë 👩‍👩‍👧', auto_name: 'From Zoë 👩‍👩‍👧 · 3 photos · 23 Nov' }).where('id', '=', 'old-share').execute();
+      expect(await linkOf()).toEqual({ message, max_size: 5_000_000_000, expires: now + 1 });
+      expect(await guestOf()).toEqual({ sender: 'Zoë 👩‍👩‍👧', auto_name: 'From Zoë 👩‍👩‍👧 · 3 photos · 23 Nov' });
     } finally {
       await older.close();
     }

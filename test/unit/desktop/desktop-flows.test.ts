@@ -168,7 +168,11 @@ describe('tray flows as the desktop account', () => {
     expect(body.success).toBe(true);
     await expect.poll(() => notices.length).toBe(1);
     expect(events[0]).toMatchObject({ type: 'guest-upload-completed', shareId: body.id, aliasId: alias.id, fileCount: 1, totalSize: 11 });
-    expect(notices[0]).toEqual({ title: `Files arrived through “${alias.name}”`, body: '1 file, 11 bytes. Click to open.', path: `/app/upload/${body.id}` });
+    expect(notices[0]).toEqual({
+      title: `Files arrived through “${alias.name}”`,
+      body: expect.stringMatching(/^1 file · \d+ \w+ · 11 bytes\. Click to open\.$/),
+      path: `/app/upload/${body.id}`,
+    });
 
     // notifications switched off in the settings: no notice
     settings.update({ notifications: false });
@@ -182,7 +186,8 @@ describe('tray flows as the desktop account', () => {
 
 describe('notices', () => {
   it('describe the upload', () => {
-    const e: ServerEvent = { type: 'guest-upload-completed', shareId: 's/1', aliasId: 'a', aliasName: 'Photos', fileCount: 3, totalSize: 5 * 1024 * 1024 };
-    expect(noticeFor(e)).toEqual({ title: 'Files arrived through “Photos”', body: '3 files, 5.0 MB. Click to open.', path: '/app/upload/s%2F1' });
+    const e: ServerEvent = { type: 'guest-upload-completed', shareId: 's/1', aliasId: 'a', aliasName: 'Photos', shareName: 'From Anna · 3 photos · 23 Nov', fileCount: 3, totalSize: 5 * 1024 * 1024 };
+    expect(noticeFor(e)).toEqual({ title: 'Files arrived through “Photos”', body: 'From Anna · 3 photos · 23 Nov · 5.0 MB. Click to open.', path: '/app/upload/s%2F1' });
+    expect(noticeFor({ ...e, shareName: '' })?.body).toBe('3 files · 5.0 MB. Click to open.');
   });
 });
