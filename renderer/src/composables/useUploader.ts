@@ -1,9 +1,18 @@
-// tus uploads of a list of files into one share, one file after the other, with
-// per-file and total progress, speed, pause/resume and the configured retries and
-// chunk size. tus-js-client is loaded on first use.
-import { computed, reactive, ref } from 'vue';
-import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
+// tus uploads of a list of files into one share, one file after the other: per-file and
+// total progress with speed and time remaining, pause/resume, cancel per file and for
+// all, and uploads that survive real life. Each file's upload URL is kept in the browser
+// (lib/upload-resume.ts), so the same file chosen again for the same share continues
+// from the server's offset after a reload or a closed tab. A dropped connection is
+// retried with the configured delays (a countdown and "Retry now"); after the last one
+// the queue waits, files kept, until the user retries or the browser is back online. A
+// request that makes no progress for a while counts as a dropped connection.
+// tus-js-client is loaded on first use.
+import { computed, onScopeDispose, reactive, ref } from 'vue';
+import type { DetailedError, HttpRequest, HttpResponse, Upload } from 'tus-js-client';
+import { i18n } from '../i18n';
 import { resultMessage } from '../lib/errors';
+import { secondsLeft, SpeedMeter } from '../lib/upload-progress';
+import { fingerprintOf, uploadStore } from '../lib/upload-resume';
 import { useSettingsStore } from '../stores/settings';
 
 /** A file chosen by the user, with its path inside a dropped folder ("" for loose files). */
@@ -13,15 +22,19 @@ export interface PickedFile {
   name: string;
 }
 
-export type UploadState = 'waiting' | 'uploading' | 'paused' | 'done' | 'failed';
+export type UploadState = 'waiting' | 'uploading' | 'paused' | 'retrying' | 'done' | 'failed' | 'cancelled';
 
 export interface UploadItem {
   key: number;
   name: string;
   size: number;
+  /** bytes sent; falls back to what the server holds when a request is lost */
   sent: number;
   state: UploadState;
+  /** why the file failed, in the user's language */
   error: string | null;
+  /** the server's offset when the upload was continued rather than started, else null */
+  resumedFrom: number | null;
 }
 
 export interface UploadTarget {
@@ -31,143 +44,383 @@ export interface UploadTarget {
   headers: () => Record<string, string>;
 }
 
-type TusUpload = typeof Upload;
+/** `ok`; `retrying`: a connection was lost and the next attempt is counted down; `unreachable`: the retries are used up. */
+export type Connection = 'ok' | 'retrying' | 'unreachable';
+
+type TusModule = typeof import('tus-js-client');
+
+/** No byte moving for this long counts as a lost connection. */
+const STALL_MS = 30_000;
+
+interface Runtime {
+  picked: PickedFile;
+  fingerprint: string;
+  upload: Upload | null;
+  /** the server's offset as last confirmed */
+  acked: number;
+  ackedAtLastError: number;
+  attempt: number;
+  timer: ReturnType<typeof setTimeout> | null;
+  lastMove: number;
+  /** resolves the file's turn in the queue */
+  settle: (() => void) | null;
+}
 
 let nextKey = 1;
 
 /** One upload session (a list of files into one share). */
 export function useUploader() {
   const settings = useSettingsStore();
+  const t = i18n.global.t;
   const items = reactive<UploadItem[]>([]);
   const paused = ref(false);
   const running = ref(false);
-  const speed = ref(0);
-  let current: Upload | null = null;
-  let samples: { t: number; sent: number }[] = [];
+  const connection = ref<Connection>('ok');
+  /** bytes per second over the last seconds; null while unknown or not sending */
+  const speed = ref<number | null>(null);
+  const now = ref(Date.now());
+  const retryAt = ref<number | null>(null);
+  const meter = new SpeedMeter();
+  const runtimes = new Map<number, Runtime>();
+  let tus: TusModule | null = null;
+  let target: UploadTarget | null = null;
+  let stopped = false;
   let wake: (() => void) | null = null;
+  let ticker: ReturnType<typeof setInterval> | null = null;
 
-  const totalSize = computed(() => items.reduce((n, i) => n + i.size, 0));
-  const totalSent = computed(() => items.reduce((n, i) => n + i.sent, 0));
+  const counted = computed(() => items.filter((i) => i.state !== 'cancelled'));
+  const totalSize = computed(() => counted.value.reduce((n, i) => n + i.size, 0));
+  const totalSent = computed(() => counted.value.reduce((n, i) => n + i.sent, 0));
   const failed = computed(() => items.filter((i) => i.state === 'failed').length);
-  const finished = computed(() => items.length > 0 && items.every((i) => i.state === 'done' || i.state === 'failed'));
+  const cancelled = computed(() => items.filter((i) => i.state === 'cancelled').length);
+  const finished = computed(() => items.length > 0 && !running.value);
+  const left = computed(() => secondsLeft(totalSize.value - totalSent.value, speed.value));
+  /** whole seconds until the next attempt while `connection` is `retrying` */
+  const retryIn = computed(() => (retryAt.value === null ? 0 : Math.max(0, Math.ceil((retryAt.value - now.value) / 1000))));
 
-  function sample(): void {
-    const now = performance.now();
-    samples.push({ t: now, sent: totalSent.value });
-    samples = samples.filter((s) => now - s.t <= 4000);
-    const first = samples[0]!;
-    const dt = (now - first.t) / 1000;
-    speed.value = dt > 0.25 ? (totalSent.value - first.sent) / dt : speed.value;
+  const rt = (item: UploadItem): Runtime => runtimes.get(item.key)!;
+  const settled = (i: UploadItem) => i.state === 'done' || i.state === 'cancelled' || (i.state === 'failed' && i.error !== null);
+
+  function measure(): void {
+    const at = Date.now();
+    now.value = at;
+    const sending = items.some((i) => i.state === 'uploading');
+    if (!sending) {
+      speed.value = null;
+      return;
+    }
+    meter.add(at, totalSent.value);
+    speed.value = meter.rate(at);
+  }
+
+  function tick(): void {
+    measure();
+    for (const item of items) {
+      const r = rt(item);
+      if (item.state === 'uploading' && r.upload?.url && now.value - r.lastMove > STALL_MS) {
+        void r.upload.abort(false);
+        retryLater(item, false);
+      }
+    }
   }
 
   function messageOf(error: Error | DetailedError): string {
     const res = 'originalResponse' in error ? error.originalResponse : null;
-    if (res) {
-      const body = res.getBody();
-      try {
-        const parsed = JSON.parse(body) as { message?: unknown; code?: unknown };
-        if (typeof parsed.message === 'string') return resultMessage({ message: parsed.message, code: typeof parsed.code === 'string' ? parsed.code : undefined });
-      } catch {
-        // plain-text answer
-      }
-      return body ? `${res.getStatus()}: ${body}` : String(res.getStatus());
+    if (!res) return t('shares.upload.error.read');
+    const status = res.getStatus();
+    if (status === 413) return t('shares.upload.error.noRoom');
+    if (status === 404) return t('shares.upload.error.gone');
+    if (status === 401 || status === 403) return t('shares.upload.error.denied');
+    const body = res.getBody()?.trim() ?? '';
+    try {
+      const parsed = JSON.parse(body) as { message?: unknown; code?: unknown };
+      if (typeof parsed.message === 'string') return resultMessage({ message: parsed.message, code: typeof parsed.code === 'string' ? parsed.code : undefined });
+    } catch {
+      // a plain-text answer
     }
-    return error.message;
+    return body || t('common.errors.server', { message: String(status) });
   }
 
-  async function uploadOne(Upload: TusUpload, item: UploadItem, picked: PickedFile, target: UploadTarget): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const config = settings.config;
-      const upload = new Upload(picked.file, {
-        endpoint: target.endpoint,
-        chunkSize: config.chunkSize > 0 ? config.chunkSize : Infinity,
-        retryDelays: config.retryDelays,
-        storeFingerprintForResuming: false,
-        removeFingerprintOnSuccess: true,
-        metadata: { filename: picked.name, filetype: picked.file.type || 'application/octet-stream' },
-        headers: {
-          'Service-File-Name': encodeURIComponent(picked.name),
-          'Service-File-Length': String(picked.file.size),
-          'Service-File-Type': picked.file.type || 'application/octet-stream',
-        },
-        onBeforeRequest: (req: HttpRequest) => {
-          for (const [k, v] of Object.entries(target.headers())) req.setHeader(k, v);
-        },
-        onProgress: (sent) => {
-          item.sent = sent;
-          sample();
-        },
-        onSuccess: () => {
-          item.sent = item.size;
-          item.state = 'done';
-          resolve();
-        },
-        onError: (error) => {
-          item.state = 'failed';
-          item.error = messageOf(error);
-          resolve();
-        },
-      });
-      current = upload;
-      item.state = 'uploading';
-      upload.start();
+  /** The next attempt after the configured delay (`quiet`: without showing the connection as lost); none left: unreachable. */
+  function retryLater(item: UploadItem, quiet: boolean): void {
+    const r = rt(item);
+    if (r.acked > r.ackedAtLastError) r.attempt = 0;
+    r.ackedAtLastError = r.acked;
+    item.sent = r.acked;
+    meter.reset();
+    const delays = settings.config.retryDelays;
+    if (r.attempt >= delays.length) {
+      item.state = 'failed';
+      connection.value = 'unreachable';
+      retryAt.value = null;
+      return;
+    }
+    const delay = delays[r.attempt++]!;
+    item.state = 'retrying';
+    if (!quiet) {
+      connection.value = 'retrying';
+      now.value = Date.now();
+      retryAt.value = now.value + delay;
+    }
+    r.timer = setTimeout(() => begin(item), delay);
+  }
+
+  function onError(item: UploadItem, error: Error | DetailedError): void {
+    if (item.state !== 'uploading') return;
+    const status = 'originalResponse' in error ? (error.originalResponse?.getStatus() ?? 0) : 0;
+    const fromRequest = 'originalRequest' in error && error.originalRequest != null;
+    if (fromRequest && (status === 0 || status >= 500 || status === 409 || status === 423)) {
+      retryLater(item, status === 409 || status === 423);
+      return;
+    }
+    item.state = 'failed';
+    item.error = messageOf(error);
+    rt(item).settle?.();
+  }
+
+  function onResponse(item: UploadItem, req: HttpRequest, res: HttpResponse): void {
+    const r = rt(item);
+    r.lastMove = Date.now();
+    if (connection.value !== 'ok' && res.getStatus() < 500) {
+      connection.value = 'ok';
+      retryAt.value = null;
+    }
+    const offset = Number(res.getHeader('Upload-Offset'));
+    if (!res.getHeader('Upload-Offset') || !Number.isFinite(offset)) return;
+    r.acked = offset;
+    if (req.getMethod() === 'HEAD') {
+      // what an earlier page or attempt left on the server: no part of the speed
+      meter.reset();
+      item.sent = offset;
+      if (offset > 0) item.resumedFrom = offset;
+    }
+  }
+
+  function create(item: UploadItem): Upload {
+    const { picked, fingerprint } = rt(item);
+    const config = settings.config;
+    const type = picked.file.type || 'application/octet-stream';
+    return new tus!.Upload(picked.file, {
+      endpoint: target!.endpoint,
+      chunkSize: config.chunkSize > 0 ? config.chunkSize : Infinity,
+      // retries are counted here, to show them
+      retryDelays: null,
+      urlStorage: uploadStore,
+      fingerprint: () => Promise.resolve(fingerprint),
+      storeFingerprintForResuming: true,
+      // kept until the whole batch is through, so choosing the batch again skips finished files
+      removeFingerprintOnSuccess: false,
+      metadata: { filename: picked.name, filetype: type },
+      headers: { 'Service-File-Name': encodeURIComponent(picked.name), 'Service-File-Length': String(picked.file.size), 'Service-File-Type': type },
+      onBeforeRequest: (req: HttpRequest) => {
+        for (const [k, v] of Object.entries(target!.headers())) req.setHeader(k, v);
+      },
+      onAfterResponse: (req, res) => onResponse(item, req, res),
+      onProgress: (sent) => {
+        if (item.state !== 'uploading') return;
+        item.sent = sent;
+        rt(item).lastMove = Date.now();
+        measure();
+      },
+      onSuccess: () => {
+        item.sent = item.size;
+        item.state = 'done';
+        uploadStore.markDone(fingerprint);
+        rt(item).settle?.();
+      },
+      onError: (error) => onError(item, error),
     });
-    current = null;
+  }
+
+  /** Starts or continues the file's upload (a stored upload URL continues at the server's offset). */
+  async function begin(item: UploadItem): Promise<void> {
+    const r = rt(item);
+    r.timer = null;
+    if (stopped || paused.value || settled(item)) return;
+    item.state = 'uploading';
+    item.error = null;
+    r.lastMove = Date.now();
+    r.upload ??= create(item);
+    const upload = r.upload;
+    if (!upload.url) {
+      const previous = await upload.findPreviousUploads();
+      if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+    }
+    if (item.state === 'uploading' && !stopped) upload.start();
   }
 
   /**
-   * Uploads the files one after the other; resolves when every file is done or failed.
-   * Pausing in between waits here until `resume()`.
+   * Uploads the files one after the other; resolves when every file is done, cancelled
+   * or failed for good. A file the server cannot be reached for keeps its turn until
+   * `retryFailed()` or `cancelAll()`.
    */
-  async function run(files: PickedFile[], target: UploadTarget): Promise<{ failed: number }> {
-    items.splice(0, items.length, ...files.map((f) => ({ key: nextKey++, name: f.name, size: f.file.size, sent: 0, state: 'waiting' as UploadState, error: null })));
+  async function run(files: PickedFile[], into: UploadTarget): Promise<{ failed: number; cancelled: number }> {
+    target = into;
+    stopped = false;
+    runtimes.clear();
+    items.splice(0, items.length, ...files.map((f) => ({ key: nextKey++, name: f.name, size: f.file.size, sent: 0, state: 'waiting' as UploadState, error: null, resumedFrom: null })));
+    items.forEach((item, i) => {
+      const picked = files[i]!;
+      runtimes.set(item.key, { picked, fingerprint: fingerprintOf(into.endpoint, picked), upload: null, acked: 0, ackedAtLastError: 0, attempt: 0, timer: null, lastMove: 0, settle: null });
+    });
     running.value = true;
     paused.value = false;
-    samples = [];
-    speed.value = 0;
+    connection.value = 'ok';
+    meter.reset();
+    listen(true);
     try {
-      const { Upload } = await import('tus-js-client');
-      for (let i = 0; i < files.length; i++) {
-        while (paused.value) await new Promise<void>((r) => (wake = r));
-        await uploadOne(Upload, items[i]!, files[i]!, target);
+      tus ??= await import('tus-js-client');
+      for (const item of items) {
+        while (paused.value && !stopped) await new Promise<void>((r) => (wake = r));
+        if (stopped) break;
+        if (settled(item)) continue;
+        await new Promise<void>((settle) => {
+          rt(item).settle = settle;
+          void begin(item);
+        });
       }
     } finally {
       running.value = false;
-      speed.value = 0;
+      speed.value = null;
+      listen(false);
     }
-    return { failed: failed.value };
+    // the batch is through: a file chosen again from now on is a new upload
+    if (!stopped) for (const r of runtimes.values()) uploadStore.forget(r.fingerprint);
+    return { failed: failed.value, cancelled: cancelled.value };
   }
 
   /** Stops sending; the current file continues from the server's offset on `resume()`. */
   function pause(): void {
     if (!running.value || paused.value) return;
     paused.value = true;
-    speed.value = 0;
-    const item = items.find((i) => i.state === 'uploading');
-    if (item) item.state = 'paused';
-    void current?.abort(false);
+    for (const item of items) {
+      if (item.state !== 'uploading' && item.state !== 'retrying') continue;
+      const r = rt(item);
+      if (r.timer) clearTimeout(r.timer);
+      void r.upload?.abort(false);
+      item.state = 'paused';
+      item.sent = Math.max(r.acked, 0);
+    }
+    connection.value = 'ok';
+    retryAt.value = null;
+    measure();
   }
 
   function resume(): void {
     if (!paused.value) return;
     paused.value = false;
-    samples = [];
-    const item = items.find((i) => i.state === 'paused');
-    if (item && current) {
-      item.state = 'uploading';
-      current.start();
-    }
+    meter.reset();
+    for (const item of items) if (item.state === 'paused') void begin(item);
     wake?.();
     wake = null;
   }
 
-  /** Stops everything (leaving the page). */
-  function cancel(): void {
-    void current?.abort(false);
-    paused.value = false;
+  /** The waiting retry starts now. */
+  function retryNow(): void {
+    for (const item of items) {
+      const r = rt(item);
+      if (item.state !== 'retrying' || !r.timer) continue;
+      clearTimeout(r.timer);
+      void begin(item);
+    }
   }
 
-  return { items, paused, running, speed, totalSize, totalSent, failed, finished, run, pause, resume, cancel };
+  /** Files that failed for want of a connection start again, with the full retries. */
+  function retryFailed(): void {
+    connection.value = 'ok';
+    for (const item of items) {
+      if (item.state !== 'failed' || item.error !== null) continue;
+      rt(item).attempt = 0;
+      void begin(item);
+    }
+  }
+
+  /** Cancels one file: stops it, removes what reached the server and forgets it. */
+  function cancelItem(item: UploadItem): void {
+    if (settled(item)) return;
+    const r = rt(item);
+    const url = r.upload?.url ?? uploadStore.get(r.fingerprint)?.uploadUrl ?? null;
+    item.state = 'cancelled';
+    if (r.timer) clearTimeout(r.timer);
+    void r.upload?.abort(false);
+    uploadStore.forget(r.fingerprint);
+    if (url && tus && target) {
+      const headers = target.headers;
+      tus.Upload.terminate(url, { headers: headers(), retryDelays: null }).catch(() => undefined);
+    }
+    if (!items.some((i) => i.state === 'failed' && i.error === null)) connection.value = 'ok';
+    r.settle?.();
+  }
+
+  function cancelAll(): void {
+    for (const item of items) cancelItem(item);
+    paused.value = false;
+    wake?.();
+    wake = null;
+  }
+
+  /** Stops everything without removing anything (leaving the page): the uploads can be continued later. */
+  function cancel(): void {
+    stopped = true;
+    for (const item of items) {
+      const r = rt(item);
+      if (r.timer) clearTimeout(r.timer);
+      void r.upload?.abort(false);
+      r.settle?.();
+    }
+    wake?.();
+    wake = null;
+    listen(false);
+  }
+
+  const warn = (e: BeforeUnloadEvent) => {
+    e.preventDefault();
+    e.returnValue = '';
+  };
+  const back = () => {
+    if (connection.value === 'unreachable' && document.visibilityState === 'visible') retryFailed();
+  };
+
+  /** While files are under way: the warning before leaving, the return of the network, the clock. */
+  function listen(on: boolean): void {
+    if (on) {
+      window.addEventListener('beforeunload', warn);
+      window.addEventListener('online', back);
+      document.addEventListener('visibilitychange', back);
+      ticker ??= setInterval(tick, 1000);
+      return;
+    }
+    window.removeEventListener('beforeunload', warn);
+    window.removeEventListener('online', back);
+    document.removeEventListener('visibilitychange', back);
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+  }
+
+  onScopeDispose(cancel);
+
+  return {
+    items,
+    paused,
+    running,
+    connection,
+    speed,
+    retryIn,
+    secondsLeft: left,
+    totalSize,
+    totalSent,
+    failed,
+    cancelled,
+    finished,
+    run,
+    pause,
+    resume,
+    retryNow,
+    retryFailed,
+    cancelItem,
+    cancelAll,
+    cancel,
+  };
 }
 
 export type Uploader = ReturnType<typeof useUploader>;
