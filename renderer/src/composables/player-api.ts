@@ -127,3 +127,21 @@ export async function hasBooklet(conn: string, album: string): Promise<boolean> 
     return false;
   }
 }
+
+/** The thumbnail sizes the server keeps (`player.thumbnails.sizes`' default). */
+export const THUMBNAIL_SIZES = [128, 256, 512, 1024] as const;
+
+/** The thumbnail for a picture shown `cssPixels` wide: the smallest kept size that fills it at `pixelRatio`. */
+export function thumbnailSize(cssPixels: number, pixelRatio: number): number {
+  const wanted = Math.ceil(cssPixels * (pixelRatio > 0 ? pixelRatio : 1));
+  return THUMBNAIL_SIZES.find((s) => s >= wanted) ?? THUMBNAIL_SIZES[THUMBNAIL_SIZES.length - 1];
+}
+
+/** The songs of a stored playlist. */
+export async function fetchPlaylistSongs(conn: string, name: string): Promise<Song[]> {
+  return (await run<{ songs: Song[] }>(conn, command('listplaylistinfo', name))).songs;
+}
+
+/** One command list of `lines` (a single line is sent as it is). */
+export const commandList = (lines: string[]): string =>
+  lines.length === 1 ? lines[0]! : ['command_list_begin', ...lines, 'command_list_end'].join('\n');
