@@ -129,12 +129,12 @@ export async function hasBooklet(conn: string, album: string): Promise<boolean> 
 }
 
 /** The thumbnail sizes the server keeps (`player.thumbnails.sizes`' default). */
-export const THUMBNAIL_SIZES = [128, 256, 512, 1024] as const;
+export const THUMBNAIL_SIZES: readonly number[] = [128, 256, 512, 1024];
 
 /** The thumbnail for a picture shown `cssPixels` wide: the smallest kept size that fills it at `pixelRatio`. */
 export function thumbnailSize(cssPixels: number, pixelRatio: number): number {
   const wanted = Math.ceil(cssPixels * (pixelRatio > 0 ? pixelRatio : 1));
-  return THUMBNAIL_SIZES.find((s) => s >= wanted) ?? THUMBNAIL_SIZES[THUMBNAIL_SIZES.length - 1];
+  return THUMBNAIL_SIZES.find((s) => s >= wanted) ?? Math.max(...THUMBNAIL_SIZES);
 }
 
 /** The songs of a stored playlist. */

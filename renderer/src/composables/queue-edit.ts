@@ -48,6 +48,13 @@ export function snapshotOf(queue: readonly QueueEntry[], status: PlayerStatus | 
 /** Songs per command list: far below the daemon's 2 MiB list limit even with long paths. */
 const LIST_SIZE = 200;
 
+/** Commands as command lists of at most LIST_SIZE commands each. */
+export function inLists(lines: readonly string[]): string[] {
+  const lists: string[] = [];
+  for (let i = 0; i < lines.length; i += LIST_SIZE) lists.push(commandList(lines.slice(i, i + LIST_SIZE)));
+  return lists;
+}
+
 /**
  * The command lists that put a snapshot back: its songs at the top of the queue in their
  * order (ahead of anything added since), then the song that was playing (or paused)
@@ -61,8 +68,5 @@ export function restoreCommands(s: QueueSnapshot): string[] {
     if (s.elapsed >= 1) playback.push(command('seekcur', s.elapsed));
     if (s.state === 'pause') playback.push('pause 1');
   }
-  const lists: string[] = [];
-  for (let i = 0; i < adds.length; i += LIST_SIZE) lists.push(commandList(adds.slice(i, i + LIST_SIZE)));
-  if (playback.length > 0) lists.push(commandList(playback));
-  return lists;
+  return [...inLists(adds), ...inLists(playback)];
 }
