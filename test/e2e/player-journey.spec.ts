@@ -6,7 +6,8 @@
 // "next" works; "Clear queue" asks, and Undo brings back the songs in order and the
 // playing song; on the library tab the mini player stays, covers load lazily at the
 // size shown; tapping a library song plays it; a song goes into a new stored playlist,
-// which opens and plays. Screenshots go to docs/screens/.
+// which opens and plays. Screenshots (of the screen as seen, the bar at its bottom) go to
+// docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
@@ -175,7 +176,8 @@ for (const { screen, theme, lang } of combos) {
     await expectAccessible(page, `player (${screen}, ${theme}, ${lang})`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `docs/screens/player-${screen}-${theme}.png`, fullPage: true });
+    await page.locator('#queue-heading').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `docs/screens/player-${screen}-${theme}.png` });
 
     // the library: the mini player stays; covers load lazily, as thumbnails of the size shown
     await page.getByRole('tab', { name: m.tab.library }).click();
@@ -190,7 +192,7 @@ for (const { screen, theme, lang } of combos) {
     expect(Number(new URL(shown.src).searchParams.get('size'))).toBe(wanted);
     await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await expectAccessible(page, `player library (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: `docs/screens/player-library-${screen}-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: `docs/screens/player-library-${screen}-${theme}.png` });
 
     // tap a song in an album: it is added and plays
     await page.getByRole('link', { name: 'Purple Album' }).click();
