@@ -118,8 +118,15 @@ export function usePlayer(conn: Ref<string | null>) {
     return ok;
   }
 
-  /** Runs commands in order and stops at the first refusal; false (and `error` set) then. */
-  async function sendAll(cmds: string[]): Promise<boolean> {
+  /** Builds commands and runs them in order, stopping at the first refusal; false (and `error` set) then. */
+  async function sendAll(build: () => string[]): Promise<boolean> {
+    let cmds: string[];
+    try {
+      cmds = build();
+    } catch (e) {
+      error.value = messageOf(e);
+      return false;
+    }
     for (const cmd of cmds) if (!(await send(cmd))) return false;
     return true;
   }
@@ -165,7 +172,7 @@ export function usePlayer(conn: Ref<string | null>) {
     if (snapshot === null) return false;
     undoable.value = null;
     clearTimeout(undoTimer);
-    return sendAll(restoreCommands(snapshot));
+    return sendAll(() => restoreCommands(snapshot));
   }
 
   const playing = computed(() => status.value?.state === 'play');
@@ -199,8 +206,8 @@ export function usePlayer(conn: Ref<string | null>) {
     undoable,
     undoClear,
     loadPlaylist: (name: string) => send(command('load', name)),
-    playPlaylist: (name: string) => send(api.commandList(['clear', command('load', name), 'play 0'])),
-    addToPlaylist: (name: string, uris: string[]) => sendAll(inLists(uris.map((u) => command('playlistadd', name, u)))),
+    playPlaylist: (name: string) => sendAll(() => [api.commandList(['clear', command('load', name), 'play 0'])]),
+    addToPlaylist: (name: string, uris: string[]) => sendAll(() => inLists(uris.map((u) => command('playlistadd', name, u)))),
     savePlaylist: (name: string) => send(command('save', name)),
     deletePlaylist: (name: string) => send(command('rm', name)),
   };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { thumbnailSize } from '../../../renderer/src/composables/player-api.js';
 import type { PlayerStatus, QueueEntry } from '../../../renderer/src/composables/player-types.js';
-import { dropTarget, keyMoveTarget, moveEntry, restoreCommands, snapshotOf } from '../../../renderer/src/composables/queue-edit.js';
+import { dropTarget, inLists, keyMoveTarget, moveEntry, restoreCommands, snapshotOf } from '../../../renderer/src/composables/queue-edit.js';
 
 const entry = (file: string, pos: number): QueueEntry => ({
   song: { file, 'Last-Modified': null, added: null, time: null, duration: null, format: null, tags: {}, allTags: {} },
@@ -70,6 +70,11 @@ describe('undoing "Clear queue"', () => {
     const lists = restoreCommands(snapshotOf(many, status('stop', null), 0));
     expect(lists.map((l) => l.split('\n').length - 2)).toEqual([200, 200, 50]);
     expect(lists[2]!.split('\n').at(-2)).toBe('add "x/\\"449\\".flac" 449');
+  });
+
+  it('refuses a name with a line break, which would start another command inside the list', () => {
+    expect(() => restoreCommands(snapshotOf([entry('a', 0), entry('x\nclear', 1)], null, 0))).toThrow(/line break/);
+    expect(() => inLists(['add "ok"', 'add "x\r"'])).toThrow(/line break/);
   });
 });
 
