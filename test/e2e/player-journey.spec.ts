@@ -2,12 +2,12 @@
 // and dark, in English and German, against a real daemon: tap a song in the queue to play
 // it; drag a song to a new place (touch on the phone, mouse on the desktop) and move one
 // with Alt+arrow keys (announced); a change made with `mpc` shows within 2 s; the mini
-// player, the tab title and the media session follow the song, and the media session's
-// "next" works; "Clear queue" asks, and Undo brings back the songs in order and the
-// playing song; on the library tab the mini player stays, covers load lazily at the
-// size shown; tapping a library song plays it; a song goes into a new stored playlist,
-// which opens and plays. Screenshots (of the screen as seen, the bar at its bottom) go to
-// docs/screens/.
+// player, the tab title and the media session follow the song; the media session's
+// "next" and the play/pause media key work; "Clear queue" asks, and Undo brings back the
+// songs in order and the playing song; on the library tab the mini player stays, covers
+// load lazily at the size shown; tapping a library song plays it; a song goes into a new
+// stored playlist, which opens and plays. Screenshots (of the screen as seen, the bar at
+// its bottom) go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
@@ -156,6 +156,14 @@ for (const { screen, theme, lang } of combos) {
     await page.evaluate(() => (window as unknown as { mediaHandlers: Record<string, () => void> }).mediaHandlers['nexttrack']!());
     await expect.poll(currentTitle).toBe('Red Song 1');
     await expect(mini.locator('[data-test=mini-title]')).toHaveText('Red Song 1');
+    // a keyboard's play/pause media key pauses and plays again
+    const mediaKey = () => page.evaluate(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'MediaPlayPause' })));
+    await mediaKey();
+    await expect.poll(() => mpd.mpc('status')).toContain('[paused]');
+    await expect(mini.locator('[data-test=mini-play-pause]')).toHaveAccessibleName(m.play);
+    await page.waitForTimeout(300);
+    await mediaKey();
+    await expect.poll(() => mpd.mpc('status')).toContain('[playing]');
 
     // "Clear queue" asks first; Undo restores the songs in order and the playing song
     const before = playlist();
