@@ -164,6 +164,7 @@ for (const { screen, theme, lang } of combos) {
     await page.waitForTimeout(300);
     await mediaKey();
     await expect.poll(() => mpd.mpc('status')).toContain('[playing]');
+    await expect(mini.locator('[data-test=mini-play-pause]')).toHaveAccessibleName(m.pause);
 
     // "Clear queue" asks first; Undo restores the songs in order and the playing song
     const before = playlist();
@@ -173,6 +174,7 @@ for (const { screen, theme, lang } of combos) {
     await page.getByRole('button', { name: yes, exact: true }).click();
     await expect.poll(playlist).toEqual([]);
     await expect(page.locator('[data-test=queue-cleared]')).toBeVisible();
+    await expect(page.locator('[data-test=undo-clear]')).toBeFocused();
     await page.locator('[data-test=undo-clear]').click();
     await expect.poll(playlist).toEqual(before);
     await expect.poll(currentTitle).toBe('Red Song 1');
@@ -217,7 +219,7 @@ for (const { screen, theme, lang } of combos) {
     const picker = page.locator('[data-test=playlist-picker]');
     await expect(picker).toBeVisible();
     await picker.getByLabel(m.newPlaylist).fill(name);
-    await picker.getByRole('button', { name: m.add, exact: true }).click();
+    await picker.getByRole('button', { name: m.addToNew, exact: true }).click();
     await expect(picker).toHaveCount(0);
     await expect.poll(() => titlesOf(mpd.mpc('playlist', '-f', '%title%', name))).toEqual(['Purple Song']);
     await page.getByRole('tab', { name: m.tab.playlists }).click();

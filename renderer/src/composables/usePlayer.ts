@@ -158,8 +158,15 @@ export function usePlayer(conn: Ref<string | null>) {
   onScopeDispose(() => clearTimeout(undoTimer));
 
   async function clear(): Promise<boolean> {
-    const snapshot = snapshotOf(queue.value, status.value, elapsed.value);
-    if (!(await send('clear'))) return false;
+    const id = conn.value;
+    if (id === null) return false;
+    // What the daemon holds now, not what the page last heard: another client may have just changed it.
+    let snapshot: QueueSnapshot | undefined;
+    const read = await guard(async () => {
+      const [q, s] = await Promise.all([api.fetchQueue(id), api.fetchStatus(id)]);
+      snapshot = snapshotOf(q, s, s.elapsed ?? s.time?.start ?? 0);
+    });
+    if (!read || snapshot === undefined || !(await send('clear'))) return false;
     clearTimeout(undoTimer);
     undoable.value = snapshot.files.length > 0 ? snapshot : null;
     undoTimer = setTimeout(() => (undoable.value = null), UNDO_MS);

@@ -76,6 +76,7 @@ export default {
   addToPlaylist: 'Zur Playlist',
   addToPlaylistOf: '„{what}“ zu einer Playlist hinzufügen',
   addSongToPlaylist: '{title} zu einer Playlist hinzufügen',
+  addToNew: 'Hinzufügen',
   newPlaylist: 'Neue Playlist',
   addedToPlaylist: '„{title}“ wurde zur Playlist „{playlist}“ hinzugefügt.',
   playPlaylist: 'Abspielen',

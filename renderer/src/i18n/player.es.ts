@@ -76,6 +76,7 @@ export default {
   addToPlaylist: 'Añadir a lista',
   addToPlaylistOf: 'Añadir «{what}» a una lista',
   addSongToPlaylist: 'Añadir {title} a una lista',
+  addToNew: 'Añadir',
   newPlaylist: 'Nueva lista',
   addedToPlaylist: 'Se ha añadido «{title}» a la lista «{playlist}».',
   playPlaylist: 'Reproducir',

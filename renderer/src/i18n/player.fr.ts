@@ -76,6 +76,7 @@ export default {
   addToPlaylist: 'Ajouter à une liste',
   addToPlaylistOf: 'Ajouter « {what} » à une liste de lecture',
   addSongToPlaylist: 'Ajouter {title} à une liste de lecture',
+  addToNew: 'Ajouter',
   newPlaylist: 'Nouvelle liste',
   addedToPlaylist: '« {title} » a été ajouté à la liste « {playlist} ».',
   playPlaylist: 'Lire',

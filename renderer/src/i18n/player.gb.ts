@@ -76,6 +76,7 @@ export default {
   addToPlaylist: 'Add to playlist',
   addToPlaylistOf: 'Add “{what}” to a playlist',
   addSongToPlaylist: 'Add {title} to a playlist',
+  addToNew: 'Add',
   newPlaylist: 'New playlist',
   addedToPlaylist: '“{title}” was added to the playlist “{playlist}”.',
   playPlaylist: 'Play',

@@ -76,6 +76,7 @@ export default {
   addToPlaylist: 'Aggiungi a playlist',
   addToPlaylistOf: 'Aggiungi “{what}” a una playlist',
   addSongToPlaylist: 'Aggiungi {title} a una playlist',
+  addToNew: 'Aggiungi',
   newPlaylist: 'Nuova playlist',
   addedToPlaylist: '“{title}” è stato aggiunto alla playlist “{playlist}”.',
   playPlaylist: 'Riproduci',
