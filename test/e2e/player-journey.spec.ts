@@ -204,6 +204,12 @@ for (const { screen, theme, lang } of combos) {
     await expectAccessible(page, `player library (${screen}, ${theme}, ${lang})`);
     await page.screenshot({ path: `docs/screens/player-library-${screen}-${theme}.png` });
 
+    // the mini player's title leads back to the queue with the song's details
+    await mini.locator('[data-test=mini-link]').click();
+    await expect(page.getByRole('tab', { name: m.tab.queue })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('[data-test=current-title]')).toHaveText('Red Song 1');
+    await page.getByRole('tab', { name: m.tab.library }).click();
+
     // tap a song in an album: it is added and plays
     await page.getByRole('link', { name: 'Purple Album' }).click();
     const purple = page.getByRole('button', { name: fill(m.playSong, { title: 'Purple Song' }), exact: true });
