@@ -6,8 +6,9 @@
 // "next" and the play/pause media key work; "Clear queue" asks, and Undo brings back the
 // songs in order and the playing song; on the library tab the mini player stays, covers
 // load lazily at the size shown; tapping a library song plays it; a song goes into a new
-// stored playlist, which opens and plays. Screenshots (of the screen as seen, the bar at
-// its bottom) go to docs/screens/.
+// stored playlist, which opens and plays. On a phone, a song held at the bottom edge of a
+// long queue scrolls the page on. Screenshots (of the screen as seen, the bar at its
+// bottom) go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
@@ -57,6 +58,8 @@ const titlesOf = (text: string): string[] => text.trim().split('\n').filter(Bool
 
 /** Drags a queue row by its grip to `fraction` of the height of row `target` (touch on a phone, else the mouse). */
 async function dragRow(page: Page, from: number, target: number, fraction: number, touch: boolean): Promise<void> {
+  // the queue at the top of the screen, away from the edges where a held row scrolls the page
+  await page.locator('#queue-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
   const rows = page.locator('[data-test=queue] > li');
   const grip = (await rows.nth(from).locator('[data-test=queue-grip]').boundingBox())!;
   const box = (await rows.nth(target).boundingBox())!;
@@ -238,3 +241,28 @@ for (const { screen, theme, lang } of combos) {
     await context.close();
   });
 }
+
+test('on a phone, a song dragged to the bottom edge of a long queue scrolls the page on and lands further down', async ({ browser, server, user, mpd }) => {
+  for (let i = 0; i < 4; i++) mpd.mpc('add', '/');
+  const context = await openBrowser(browser, server.url, user, 'phone', 'light', 'gb');
+  const page = await context.newPage();
+  await page.goto('/app/player');
+  const rows = page.locator('[data-test=queue] > li');
+  await expect(rows).toHaveCount(Number(mpd.mpc('playlist').trim().split('\n').length));
+  await page.locator('#queue-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+  const id = (await rows.first().getAttribute('data-id'))!;
+  const visible = await rows.evaluateAll((lis) => lis.filter((li) => li.getBoundingClientRect().bottom <= window.innerHeight).length);
+  const grip = (await rows.first().locator('[data-test=queue-grip]').boundingBox())!;
+  const bar = (await page.locator('[data-test=mini-player]').boundingBox())!;
+  const x = grip.x + grip.width / 2;
+  const scrolled = await page.evaluate(() => window.scrollY);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: grip.y + grip.height / 2 }] });
+  for (const y of [300, 500, bar.y - 10]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled + 600);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  const position = async () => Number(/Pos: (\d+)/.exec(await mpd.command(`playlistid ${id}`))?.[1]);
+  await expect.poll(position).toBeGreaterThan(visible + 5);
+  expect(await rows.evaluateAll((lis, songId) => lis.findIndex((li) => li.getAttribute('data-id') === songId), id)).toBe(await position());
+  await context.close();
+});

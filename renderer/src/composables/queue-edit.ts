@@ -32,6 +32,16 @@ export function dropTarget(middles: readonly number[], from: number, y: number):
   return to;
 }
 
+/**
+ * How far to scroll per frame while a dragged row is held near the top or bottom edge of
+ * the visible list (`top`..`bottom`): faster the closer to the edge, negative upwards.
+ */
+export function edgeScroll(y: number, top: number, bottom: number, zone = 64, fastest = 16): number {
+  if (y < top + zone) return -Math.ceil(fastest * Math.min(1, (top + zone - y) / zone));
+  if (y > bottom - zone) return Math.ceil(fastest * Math.min(1, (y - (bottom - zone)) / zone));
+  return 0;
+}
+
 /** What a cleared queue held: its songs in order and where playback was. */
 export interface QueueSnapshot {
   files: string[];

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { thumbnailSize } from '../../../renderer/src/composables/player-api.js';
 import type { PlayerStatus, QueueEntry } from '../../../renderer/src/composables/player-types.js';
-import { dropTarget, inLists, keyMoveTarget, moveEntry, restoreCommands, snapshotOf } from '../../../renderer/src/composables/queue-edit.js';
+import { dropTarget, edgeScroll, inLists, keyMoveTarget, moveEntry, restoreCommands, snapshotOf } from '../../../renderer/src/composables/queue-edit.js';
 
 const entry = (file: string, pos: number): QueueEntry => ({
   song: { file, 'Last-Modified': null, added: null, time: null, duration: null, format: null, tags: {}, allTags: {} },
@@ -43,6 +43,16 @@ describe('moving a song in the queue', () => {
     expect(dropTarget(middles, 1, 500)).toBe(3);
     expect(dropTarget(middles, 3, 35)).toBe(2);
     expect(dropTarget(middles, 0, 5)).toBe(0);
+  });
+
+  it('scrolls while a dragged row is held near an edge, faster closer to it, and not in between', () => {
+    expect(edgeScroll(400, 0, 800)).toBe(0);
+    expect(edgeScroll(64, 0, 800)).toBe(0);
+    expect(edgeScroll(32, 0, 800)).toBe(-8);
+    expect(edgeScroll(-50, 0, 800)).toBe(-16);
+    expect(edgeScroll(768, 0, 800)).toBe(8);
+    expect(edgeScroll(900, 0, 800)).toBe(16);
+    expect(edgeScroll(700, 0, 740)).toBe(6);
   });
 });
 
