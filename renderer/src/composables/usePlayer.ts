@@ -156,6 +156,8 @@ export function usePlayer(conn: Ref<string | null>) {
   const UNDO_MS = 10_000;
   let undoTimer: ReturnType<typeof setTimeout> | undefined;
   onScopeDispose(() => clearTimeout(undoTimer));
+  // the snapshot belongs to the room it was taken in
+  watch(conn, () => (undoable.value = null));
 
   async function clear(): Promise<boolean> {
     const id = conn.value;
