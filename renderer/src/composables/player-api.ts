@@ -127,3 +127,26 @@ export async function hasBooklet(conn: string, album: string): Promise<boolean> 
     return false;
   }
 }
+
+/** The thumbnail sizes the server keeps (`player.thumbnails.sizes`' default). */
+export const THUMBNAIL_SIZES: readonly number[] = [128, 256, 512, 1024];
+
+/** The thumbnail for a picture shown `cssPixels` wide: the smallest kept size that fills it at `pixelRatio`. */
+export function thumbnailSize(cssPixels: number, pixelRatio: number): number {
+  const wanted = Math.ceil(cssPixels * (pixelRatio > 0 ? pixelRatio : 1));
+  return THUMBNAIL_SIZES.find((s) => s >= wanted) ?? Math.max(...THUMBNAIL_SIZES);
+}
+
+/** The songs of a stored playlist. */
+export async function fetchPlaylistSongs(conn: string, name: string): Promise<Song[]> {
+  return (await run<{ songs: Song[] }>(conn, command('listplaylistinfo', name))).songs;
+}
+
+/**
+ * One command list of `lines` (a single line is sent as it is). A line break inside a
+ * line (a name that contains one) would start another command in the list: refused.
+ */
+export function commandList(lines: string[]): string {
+  if (lines.some((l) => /[\r\n\0]/.test(l))) throw new Error('A name with a line break cannot be sent to the player.');
+  return lines.length === 1 ? lines[0]! : ['command_list_begin', ...lines, 'command_list_end'].join('\n');
+}

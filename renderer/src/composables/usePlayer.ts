@@ -7,6 +7,7 @@ import { ApiError } from '../api/http';
 import { command } from './mpd-quote';
 import * as api from './player-api';
 import type { PlayerStatus, QueueEntry, StoredPlaylist } from './player-types';
+import { inLists, moveEntry, restoreCommands, snapshotOf, type QueueSnapshot } from './queue-edit';
 import { usePlayerSocket } from './usePlayerSocket';
 
 function messageOf(error: unknown): string {
@@ -117,6 +118,72 @@ export function usePlayer(conn: Ref<string | null>) {
     return ok;
   }
 
+  /** Builds commands and runs them in order, stopping at the first refusal; false (and `error` set) then. */
+  async function sendAll(build: () => string[]): Promise<boolean> {
+    let cmds: string[];
+    try {
+      cmds = build();
+    } catch (e) {
+      error.value = messageOf(e);
+      return false;
+    }
+    for (const cmd of cmds) if (!(await send(cmd))) return false;
+    return true;
+  }
+
+  /** Adds a song at the end of the queue and plays it. */
+  async function addAndPlay(uri: string): Promise<boolean> {
+    const id = conn.value;
+    if (id === null) return false;
+    let added: { id: string } | undefined;
+    const ok = await guard(async () => {
+      added = await api.run<{ id: string }>(id, command('addid', uri));
+    });
+    return ok && added !== undefined && send(command('playid', Number(added.id)));
+  }
+
+  /** Moves a song; the list shows the move at once, the daemon's answer confirms it. */
+  async function move(from: number, to: number): Promise<boolean> {
+    if (from === to) return true;
+    queue.value = moveEntry(queue.value, from, to);
+    const ok = await send(command('move', from, to));
+    if (!ok) void refreshQueue();
+    return ok;
+  }
+
+  /** What the last "Clear queue" removed, while it can still be undone. */
+  const undoable = shallowRef<QueueSnapshot | null>(null);
+  const UNDO_MS = 10_000;
+  let undoTimer: ReturnType<typeof setTimeout> | undefined;
+  onScopeDispose(() => clearTimeout(undoTimer));
+  // the snapshot belongs to the room it was taken in
+  watch(conn, () => (undoable.value = null));
+
+  async function clear(): Promise<boolean> {
+    const id = conn.value;
+    if (id === null) return false;
+    // What the daemon holds now, not what the page last heard: another client may have just changed it.
+    let snapshot: QueueSnapshot | undefined;
+    const read = await guard(async () => {
+      const [q, s] = await Promise.all([api.fetchQueue(id), api.fetchStatus(id)]);
+      snapshot = snapshotOf(q, s, s.elapsed ?? s.time?.start ?? 0);
+    });
+    if (!read || snapshot === undefined || !(await send('clear'))) return false;
+    clearTimeout(undoTimer);
+    undoable.value = snapshot.files.length > 0 ? snapshot : null;
+    undoTimer = setTimeout(() => (undoable.value = null), UNDO_MS);
+    return true;
+  }
+
+  /** Puts the cleared songs back on top of the queue and resumes where playback was. */
+  async function undoClear(): Promise<boolean> {
+    const snapshot = undoable.value;
+    if (snapshot === null) return false;
+    undoable.value = null;
+    clearTimeout(undoTimer);
+    return sendAll(() => restoreCommands(snapshot));
+  }
+
   const playing = computed(() => status.value?.state === 'play');
   const duration = computed(() => status.value?.duration ?? status.value?.time?.end ?? current.value?.song.duration ?? 0);
 
@@ -142,9 +209,14 @@ export function usePlayer(conn: Ref<string | null>) {
     setOption: (name: 'repeat' | 'random' | 'consume' | 'single', on: boolean) => send(command(name, on ? 1 : 0)),
     playAt: (entry: QueueEntry) => send(command('playid', Number(entry.id))),
     remove: (entry: QueueEntry) => send(command('deleteid', Number(entry.id))),
-    move: (from: number, to: number) => send(command('move', from, to)),
-    clear: () => send('clear'),
+    move,
+    addAndPlay,
+    clear,
+    undoable,
+    undoClear,
     loadPlaylist: (name: string) => send(command('load', name)),
+    playPlaylist: (name: string) => sendAll(() => [api.commandList(['clear', command('load', name), 'play 0'])]),
+    addToPlaylist: (name: string, uris: string[]) => sendAll(() => inLists(uris.map((u) => command('playlistadd', name, u)))),
     savePlaylist: (name: string) => send(command('save', name)),
     deletePlaylist: (name: string) => send(command('rm', name)),
   };

@@ -79,6 +79,9 @@ export const useUiStore = defineStore('ui', () => {
   /** the BCP 47 tag of the shown texts, for `<html lang>` and date formatting */
   const locale = computed(() => localeOf(language.value));
 
+  /** What the current page puts in front of its name in the tab title (the player: the playing song), or null. */
+  const titleDetail = ref<string | null>(null);
+
   function apply(): void {
     setI18nLanguage(language.value);
     document.documentElement.lang = locale.value;
@@ -108,5 +111,5 @@ export const useUiStore = defineStore('ui', () => {
     timezonePreference.value = zone;
   }
 
-  return { language, languages, theme, timezone, timezonePreference, locale, setLanguage, toggleTheme, setTimezone };
+  return { language, languages, theme, titleDetail, timezone, timezonePreference, locale, setLanguage, toggleTheme, setTimezone };
 });
