@@ -114,7 +114,7 @@ describe('a daemon connection', () => {
     );
     const idle = conn.idle();
     expect(conn.isIdle).toBe(true);
-    conn.noidle();
+    conn.noidle(300);
     expect(await idle).toEqual({ ok: true, lines: [{ key: 'changed', value: 'mixer' }] });
     expect(conn.isIdle).toBe(false);
     conn.destroy();
