@@ -60,13 +60,14 @@ export class DaemonPool {
   async run(command: string | Buffer, keep = true): Promise<Reply> {
     assertCommandLine(typeof command === 'string' ? command : command.toString('latin1'));
     await this.acquireSlot();
+    // a command lost with a dropped idle connection is sent again only within one timeout
     const deadline = Date.now() + this.o.timeoutMs;
     try {
       let reused = this.takeIdle();
       let conn = reused ?? (await this.connect());
       for (;;) {
         try {
-          const reply = await conn.send(command, Math.max(1, deadline - Date.now()));
+          const reply = await conn.send(command, this.o.timeoutMs);
           if (keep && conn.alive && !this.closed) this.idle.push({ conn, since: Date.now() });
           else conn.close();
           return reply;
