@@ -52,6 +52,7 @@ const commandLine = /^[a-z_]+(?:[ \t]|$)/;
 /** Why the daemon would not read `line` as one command, or undefined. `bytes` is its length in bytes. */
 const malformed = (line: string, bytes: number): string | undefined => {
   if (bytes > MAX_LINE_BYTES) return `A command line must not be longer than ${MAX_LINE_BYTES} bytes.`;
+  if (line === '') return 'A command list must not contain empty lines.';
   if (!commandLine.test(line)) return 'A command must start with its name in lower-case letters, followed by a space or tab before any argument.';
   return undefined;
 };

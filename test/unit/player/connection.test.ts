@@ -90,7 +90,7 @@ describe('a daemon connection', () => {
 
   it('fails every pending command and closes on garbage in an answer', async () => {
     const conn = await DaemonConnection.open(opts(dialerOf(() => new FakeSocket(() => 'binary: banana\n'))));
-    await expect(conn.send('status', 300)).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/unreadable/) });
+    await expect(conn.send('albumart "a" 0', 300)).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/unreadable/) });
     expect(conn.alive).toBe(false);
   });
 
