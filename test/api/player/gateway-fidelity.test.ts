@@ -123,8 +123,8 @@ describe('the gateway passes what the daemon says faithfully', () => {
     const queue = await post('playlistinfo');
     const queued = (queue.body.result!['songs'] as Array<{ song: { fileRaw?: string } }>)[0]!.song;
     expect(Buffer.from(queued.fileRaw!, 'base64')).toEqual(name);
-    const generic = await postRaw(Buffer.concat([Buffer.from('listfiles "Odd/Odd Album"')]));
-    expect(generic.status).toBe(200);
+    const found = await s.request<Envelope>('GET', '/api/v1/playerspecial/search?album=Odd%20Album', undefined, { token });
+    expect((found.body.result!['songs'] as Array<{ fileRaw?: string }>).filter((x) => x.fileRaw === name.toString('base64'))).toHaveLength(1);
     await post('clear');
 
     // the same checks apply to the bytes
