@@ -27,7 +27,9 @@ import { webAppRouter } from './static-app.js';
 import { createPlayerSockets, type PlayerSockets } from './websocket.js';
 import { refuseCrossOrigin, requireAdmin, requireUser } from './zones.js';
 
+// The player's command route first: it is the one clients call many times a second, and routes are matched in order.
 const routeModules: RouteModule[] = [
+  playerRoutes,
   infoRoutes,
   addressRoutes,
   authRoutes,
@@ -41,7 +43,6 @@ const routeModules: RouteModule[] = [
   aliasRoutes,
   aliasGuestRoutes,
   mailRoutes,
-  playerRoutes,
   coverRoutes,
 ];
 
