@@ -23,8 +23,13 @@ export interface SessionEvents {
  */
 export type SessionAccess = () => Promise<{ caller: PlayerCaller } | { refused: string }>;
 
+/** A command to run, or a refusal to send once the answers of earlier commands are out. */
+type Queued = CommandInfo | { refusal: Envelope };
+
 export class PlayerSession {
-  private readonly queue: CommandInfo[] = [];
+  private readonly queue: Queued[] = [];
+  /** a command of the queue is with the daemon */
+  private running = false;
   /** commands whose access check is running, in arrival order */
   private checking: Promise<void> = Promise.resolve();
   private closed = false;
@@ -51,11 +56,11 @@ export class PlayerSession {
     if (this.closed) return;
     const checked = checkCommand(input);
     if (!checked.ok) {
-      this.inOrder(() => this.events.send(errorEnvelope(checked.message)));
+      this.inOrder(() => this.refuse(checked.message));
       return;
     }
     if (checked.command.names.includes('close')) {
-      this.inOrder(() => this.events.send(errorEnvelope('Close the WebSocket to end the session.')));
+      this.inOrder(() => this.refuse('Close the WebSocket to end the session.'));
       return;
     }
     const access = this.access();
@@ -68,7 +73,7 @@ export class PlayerSession {
       }
       const allowed = mayRunAll(checked.command.lines, now.caller.admin);
       if (!allowed.ok) {
-        this.events.send(errorEnvelope(allowed.message));
+        this.refuse(allowed.message);
         return;
       }
       this.queue.push(checked.command);
@@ -83,6 +88,12 @@ export class PlayerSession {
     this.conn.close();
   }
 
+  /** An `Error` frame for a refused command, after the answers of the commands before it. */
+  private refuse(message: string): void {
+    if (this.queue.length === 0 && !this.running) this.events.send(errorEnvelope(message));
+    else this.queue.push({ refusal: errorEnvelope(message) });
+  }
+
   /** Runs `step` after the steps of earlier frames, so answers keep the order of the frames. */
   private inOrder(step: () => void | Promise<void>): void {
     this.checking = this.checking.then(step).catch((e: unknown) => {
@@ -94,8 +105,14 @@ export class PlayerSession {
     try {
       while (!this.closed) {
         const next = this.queue.shift();
+        if (next && 'refusal' in next) {
+          this.events.send(next.refusal);
+          continue;
+        }
         if (next) {
+          this.running = true;
           const reply = await this.conn.send(next.bytes ?? next.text, this.timeoutMs);
+          this.running = false;
           if (!this.closed) this.events.send(convertReply(next, reply));
           continue;
         }

@@ -173,6 +173,26 @@ describe('the gateway passes what the daemon says faithfully', () => {
     }
   });
 
+  it('accepts commandRaw in WebSocket frames; a refused frame is answered after the frames before it', async () => {
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
+    const frames: Envelope[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    try {
+      const command = Buffer.concat([Buffer.from('readcomments "'), mpd.library.latin1Name, Buffer.from('"')]);
+      ws.send(JSON.stringify({ commandRaw: command.toString('base64') }));
+      ws.send(JSON.stringify({ commandRaw: Buffer.from('STATUS').toString('base64') }));
+      for (let i = 0; i < 50 && frames.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(frames[0]).toMatchObject({ success: true, type: 'ReadCommentsAnswer', result: { values: { TITLE: 'Latin Song' } } });
+      expect(frames[1]).toMatchObject({ success: false, type: 'Error' });
+    } finally {
+      ws.terminate();
+    }
+  });
+
   it('sends an Error frame and closes a WebSocket with a reason when its daemon stops answering', async () => {
     const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
     const frames: Envelope[] = [];
