@@ -23,6 +23,9 @@ export interface SessionEvents {
  */
 export type SessionAccess = () => Promise<{ caller: PlayerCaller } | { refused: string }>;
 
+/** Frames a socket may have waiting (being checked or queued for the daemon); more are refused at once. */
+export const MAX_WAITING_COMMANDS = 64;
+
 /** A command to run, or a refusal to send once the answers of earlier commands are out. */
 type Queued = CommandInfo | { refusal: Envelope };
 
@@ -32,6 +35,8 @@ export class PlayerSession {
   private running = false;
   /** commands whose access check is running, in arrival order */
   private checking: Promise<void> = Promise.resolve();
+  /** frames taken but not yet queued for the daemon */
+  private unchecked = 0;
   private closed = false;
 
   constructor(
@@ -54,6 +59,10 @@ export class PlayerSession {
    */
   command(input: string | Buffer): void {
     if (this.closed) return;
+    if (this.unchecked + this.queue.length >= MAX_WAITING_COMMANDS) {
+      this.events.send(errorEnvelope(`Too many commands are waiting (at most ${MAX_WAITING_COMMANDS}); wait for their answers.`));
+      return;
+    }
     const checked = checkCommand(input);
     if (!checked.ok) {
       this.inOrder(() => this.refuse(checked.message));
@@ -64,8 +73,9 @@ export class PlayerSession {
       return;
     }
     const access = this.access();
+    this.unchecked++;
     this.inOrder(async () => {
-      const now = await access;
+      const now = await access.finally(() => this.unchecked--);
       if (this.closed) return;
       if ('refused' in now) {
         this.lose(now.refused, true);

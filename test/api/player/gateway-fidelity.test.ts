@@ -193,6 +193,29 @@ describe('the gateway passes what the daemon says faithfully', () => {
     }
   });
 
+  // Regression: a socket's waiting commands were not bounded; a flood of frames grew the queue without end.
+  it('refuses frames beyond the bound of waiting commands and answers every other one', async () => {
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
+    const frames: Envelope[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    try {
+      const sent = 1000;
+      for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ command: 'ping' }));
+      for (let i = 0; i < 200 && frames.length < sent; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(frames).toHaveLength(sent);
+      const refused = frames.filter((f) => f.type === 'Error');
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused[0]!.error!.message).toMatch(/Too many commands are waiting/);
+      expect(frames.filter((f) => f.type === 'Empty').length).toBe(sent - refused.length);
+    } finally {
+      ws.terminate();
+    }
+  });
+
   it('sends an Error frame and closes a WebSocket with a reason when its daemon stops answering', async () => {
     const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
     const frames: Envelope[] = [];
