@@ -349,7 +349,7 @@ const connectionEntry = group('A music player daemon', {
   title: optional('', 'Name shown in the client; empty: the id'),
   'music-directory': optional('', "The daemon's music directory; empty: `player.music-directory`"),
   'max-connections': int(5, 'Size of the connection pool', { min: 1 }),
-  timeout: duration('5 seconds', 'Timeout for connecting and for answers', { min: 1 }),
+  timeout: duration('5 seconds', 'Timeout for connecting and for each answer, counted once the command has a connection (waiting for a free one of the pool does not count; that wait is bounded by four times this); a WebSocket whose daemon does not answer in time gets an Error frame and is closed (1011)', { min: 1 }),
 });
 
 const player = group(

@@ -189,8 +189,31 @@ function openSqlite(path: string, log: Logger): Db {
     throw new Error(`Cannot open the SQLite database ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
   log.info('Database opened', { dialect: 'sqlite', path: file });
-  return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+  return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), 'sqlite');
 }
+
+const MAX_STATEMENTS = 256;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running the
+ * small reads every request makes (the account of a token). Statements are
+ * kept per SQL text (bounded), and a statement still busy with an unfinished
+ * iteration is not handed out twice.
+ */
+const withStatementCache = (database: SqliteDatabase.Database) => {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      const known = statements.get(text);
+      if (known && !known.busy) return known;
+      const statement = database.prepare(text);
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statements.set(text, statement);
+      return statement;
+    },
+  };
+};
 
 /**
  * The database holds password hashes and file contents: owner-only (0600), whatever

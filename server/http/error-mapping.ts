@@ -5,6 +5,7 @@ import type { Logger } from '../common/log.js';
 import type { BasicResult, ResultCode } from '../common/result.js';
 import { isStorageFull } from '../common/storage-full.js';
 import { isUnavailable } from '../common/unavailable.js';
+import { errorEnvelope } from '../player/answers/convert.js';
 import { drain } from './drain.js';
 
 /** The one place where error codes become HTTP status codes. */
@@ -50,6 +51,9 @@ export const errorResult = (e: AppError): BasicResult => ({ success: false, mess
 
 /** The generic result of an unexpected failure. */
 export const internalErrorResult = (message = 'An unexpected error occurred.'): BasicResult => ({ success: false, message, code: 'error.internal' });
+
+/** The music gateway (`/api/v1` except Sharry's `/api/v1/open/...`) answers every error with its own envelope. */
+const isGatewayPath = (path: string): boolean => (path.startsWith('/api/v1/') || path === '/api/v1') && !path.startsWith('/api/v1/open/');
 
 interface BodyParserError {
   type?: string;
@@ -116,7 +120,7 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, re
     if (known.code === 'rate-limited' && known.retryAfterSeconds) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     if (known.code === 'password-required') res.setHeader('WWW-Authenticate', 'Service realm="share"');
     if (status >= 500) log.error(known.message, { path: req.path, code: known.code, cause: known.cause === undefined ? undefined : String(known.cause) });
-    res.status(status).json(errorResult(known));
+    res.status(status).json(isGatewayPath(req.path) ? errorEnvelope(known.message) : errorResult(known));
     return;
   }
   const errorId = randomBytes(6).toString('hex');
@@ -126,6 +130,7 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, re
     path: req.path,
     error: err instanceof Error ? { message: err.message, stack: err.stack } : String(err),
   });
-  res.status(500).json(internalErrorResult(`An unexpected error occurred (error id ${errorId}).`));
+  const message = `An unexpected error occurred (error id ${errorId}).`;
+  res.status(500).json(isGatewayPath(req.path) ? errorEnvelope(message) : internalErrorResult(message));
   void next;
 };

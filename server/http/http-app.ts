@@ -18,7 +18,6 @@ import { infoRoutes } from './routes/info.routes.js';
 import { mailRoutes } from './routes/mail.routes.js';
 import { openShareRoutes } from './routes/open-shares.routes.js';
 import { playerPrefixes, playerZone } from './routes/player-access.js';
-import { withPlayerFastPath } from './routes/player-fast.js';
 import { playerRoutes } from './routes/player.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { shareRoutes } from './routes/shares.routes.js';
@@ -26,9 +25,11 @@ import { signupRoutes } from './routes/signup.routes.js';
 import { uploadRoutes } from './routes/uploads.routes.js';
 import { webAppRouter } from './static-app.js';
 import { createPlayerSockets, type PlayerSockets } from './websocket.js';
-import { isRefusedCrossOrigin, refuseCrossOrigin, requireAdmin, requireUser } from './zones.js';
+import { refuseCrossOrigin, requireAdmin, requireUser } from './zones.js';
 
+// The player's command route first: it is the one clients call many times a second, and routes are matched in order.
 const routeModules: RouteModule[] = [
+  playerRoutes,
   infoRoutes,
   addressRoutes,
   authRoutes,
@@ -42,7 +43,6 @@ const routeModules: RouteModule[] = [
   aliasRoutes,
   aliasGuestRoutes,
   mailRoutes,
-  playerRoutes,
   coverRoutes,
 ];
 
@@ -52,7 +52,7 @@ export interface HttpApp {
   routes: ReadonlySet<string>;
   /** the player WebSocket: attach `upgrade` to the node:http server; `close` ends every socket */
   sockets: PlayerSockets;
-  /** the node:http request listener: `app`, with the player command fast path in front (routes/player-fast.ts) */
+  /** the node:http request listener: every request, the player's commands included, goes through `app` */
   listener: RequestListener;
 }
 
@@ -100,8 +100,6 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  const fast = withPlayerFastPath(deps, app);
-  // the fast path answers without express: a request to refuse goes to express, whose check answers 403
-  const listener: RequestListener = (req, res) => (isRefusedCrossOrigin(req, deps.links) ? app(req, res) : fast(req, res));
+  const listener: RequestListener = app;
   return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), listener };
 };

@@ -23,8 +23,7 @@ export const cookieFromHeader = (header: string | undefined, name: string): stri
 
 /**
  * The token of a request: header `Service-Auth` first, else cookie
- * `service_auth`. Takes plain Node requests too (WebSocket upgrades, the
- * gateway's fast path).
+ * `service_auth`. Takes plain Node requests too (WebSocket upgrades).
  */
 export const requestToken = (req: IncomingMessage): string | undefined => {
   const header = req.headers[AUTH_HEADER];

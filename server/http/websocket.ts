@@ -16,12 +16,12 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Envelope } from '../player/answers/convert.js';
 import { errorEnvelope } from '../player/answers/convert.js';
 import { DaemonError } from '../player/protocol/connection.js';
-import type { PlayerCaller } from '../player/command-classes.js';
-import type { PlayerSession } from '../player/session.js';
+import { playerCommandOf } from '../player/commands.js';
+import type { PlayerSession, SessionAccess } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
 import { requestToken } from './request-context.js';
 import { playerAccessCheck, playerCaller } from './routes/player-access.js';
-import { errorResult, internalErrorResult, statusOf } from './error-mapping.js';
+import { internalErrorResult, statusOf } from './error-mapping.js';
 import { forbidden, notFound, unauthenticated } from '../common/errors.js';
 import { crossOriginWithCookie } from './zones.js';
 
@@ -124,14 +124,15 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
         ws.send(JSON.stringify(errorEnvelope('Send commands as text frames: {"command": "..."}')));
         return;
       }
-      let command: unknown;
+      let frame: unknown;
       try {
-        command = (JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data)) as { command?: unknown })?.command;
+        frame = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
       } catch {
-        command = undefined;
+        frame = undefined;
       }
-      if (typeof command !== 'string') {
-        ws.send(JSON.stringify(errorEnvelope('A frame must be JSON of the form {"command": "..."}.')));
+      const command = playerCommandOf(frame);
+      if (command === undefined) {
+        ws.send(JSON.stringify(errorEnvelope('A frame must be JSON of the form {"command": "..."} or {"commandRaw": "<base64>"}.')));
         return;
       }
       session.command(command);
@@ -149,7 +150,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const m = pathPattern.exec(req.url ?? '');
     if (!m) {
-      refuse(socket, 404, errorResult(notFound('The requested resource')));
+      refuse(socket, 404, errorEnvelope(notFound('The requested resource').message));
       return;
     }
     const gateway = deps.player?.gateway;
@@ -160,20 +161,20 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       id = '';
     }
     if (!deps.config.player.enabled || !gateway || !gateway.has(id)) {
-      refuse(socket, 404, errorResult(notFound(`The player connection '${id}'`)));
+      refuse(socket, 404, errorEnvelope(notFound(`The player connection '${id}'`).message));
       return;
     }
     const token = requestToken(req);
     const open = deps.config.player.access === 'open';
     const { claims: checked, refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
     if (status === 401) {
-      refuse(socket, 401, errorResult(unauthenticated()));
+      refuse(socket, 401, errorEnvelope(unauthenticated().message));
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
     const foreignCookie = crossOriginWithCookie(req, deps.links);
     if (status === 403 || (!open && foreignCookie)) {
-      refuse(socket, 403, errorResult(forbidden()));
+      refuse(socket, 403, errorEnvelope(forbidden().message));
       return;
     }
     // With open access a foreign page still gets in, but as an anonymous user, never with the visitor's account.
@@ -183,16 +184,23 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       refuse(socket, 429, errorEnvelope(place.refused));
       return;
     }
+    // Access is checked again before every command: a revoked session, a disabled account or a demotion counts at once.
+    const access: SessionAccess = async () => {
+      if (!claims) return { caller: playerCaller(undefined) };
+      const now = await playerAccessCheck(deps.auth, deps.config.player.access, token);
+      if (now.refuse) return { refused: 'Access to the music player has been revoked; sign in again.' };
+      return { caller: playerCaller(now.claims) };
+    };
     let attached = false;
     try {
-      attached = await openAndAttach(req, socket, head, id, playerCaller(claims), place.release);
+      attached = await openAndAttach(req, socket, head, id, access, place.release);
     } finally {
       if (!attached) place.release();
     }
   };
 
   /** Opens the daemon session and completes the upgrade; false when the socket never opened. */
-  const openAndAttach = async (req: IncomingMessage, socket: Duplex, head: Buffer, id: string, caller: PlayerCaller, release: () => void): Promise<boolean> => {
+  const openAndAttach = async (req: IncomingMessage, socket: Duplex, head: Buffer, id: string, access: SessionAccess, release: () => void): Promise<boolean> => {
     const gateway = deps.player!.gateway;
     const early: { frames: Envelope[]; lost?: string } = { frames: [] };
     let ws: WebSocket | undefined;
@@ -206,12 +214,12 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
               if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(env));
             } else early.frames.push(env);
           },
-          lost: (reason) => {
-            if (ws) ws.close(1011, reasonText(reason));
+          lost: (reason, revoked) => {
+            if (ws) ws.close(revoked ? 1008 : 1011, reasonText(reason));
             else early.lost = reason;
           },
         },
-        caller,
+        access,
       );
     } catch (e) {
       if (!(e instanceof DaemonError)) throw e;
@@ -246,7 +254,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       socket.on('error', () => socket.destroy());
       handle(req, socket, head).catch((e: unknown) => {
         log.error('Player WebSocket upgrade failed', { error: String(e) });
-        if (!socket.destroyed) refuse(socket, 500, internalErrorResult());
+        if (!socket.destroyed) refuse(socket, 500, errorEnvelope(internalErrorResult().message));
       });
     },
     close() {

@@ -1,13 +1,22 @@
 /**
  * Checks a command sent by a client before it goes to the daemon unchanged,
  * and tells what kind of answer to expect. The gateway refuses what would
- * break its bookkeeping of the connection: line breaks and NUL outside a
- * command list, empty commands, `idle`/`noidle`, unfinished command lists.
+ * break its bookkeeping of the connection or what the daemon would not read
+ * as a command: line breaks and NUL outside a command list, empty commands,
+ * a line that does not start with a command name in lower-case letters (the
+ * daemon drops the connection, or reads form feed as a separator and would
+ * start an `idle`), a line longer than the daemon reads, `idle`/`noidle`,
+ * unfinished command lists.
  */
 
+/** The longest command line the daemon reads (its input buffer holds 8 KiB, line feed included). */
+export const MAX_LINE_BYTES = 8191;
+
 export interface CommandInfo {
-  /** the text to send (the client's text without a trailing line break) */
+  /** the text to send (the client's text without a trailing line break); for checks and answers */
   text: string;
+  /** the bytes to send instead of `text` when the client sent bytes (`commandRaw`) */
+  bytes?: Buffer;
   /** the command lines, one per command (a list has several; without the list keywords) */
   lines: string[];
   /** lower-case names of the commands, one per command (a list has several) */
@@ -38,11 +47,39 @@ const words = (line: string): { name: string; sub: string; hasArgs: boolean } =>
 const refuseIdle = (name: string): string | undefined =>
   name === 'idle' || name === 'noidle' ? `The ${name} command cannot be used with this API.` : undefined;
 
-export const checkCommand = (input: string): CommandCheck => {
+const commandLine = /^[a-z_]+(?:[ \t]|$)/;
+
+/** Why the daemon would not read `line` as one command, or undefined. `bytes` is its length in bytes. */
+const malformed = (line: string, bytes: number): string | undefined => {
+  if (bytes > MAX_LINE_BYTES) return `A command line must not be longer than ${MAX_LINE_BYTES} bytes.`;
+  if (line === '') return 'A command list must not contain empty lines.';
+  if (!commandLine.test(line)) return 'A command must start with its name in lower-case letters, followed by a space or tab before any argument.';
+  return undefined;
+};
+
+/**
+ * A client's command: text (`command`), or its bytes (`commandRaw`, for
+ * names that are not valid UTF-8). Bytes are read one character per byte
+ * for the checks, so every byte that matters to them is seen as it is.
+ */
+export const checkCommand = (input: string | Buffer): CommandCheck => {
+  const raw = typeof input === 'string' ? undefined : input;
+  const checked = checkText(raw ? raw.toString('latin1') : input as string, raw !== undefined);
+  if (!checked.ok || !raw) return checked;
+  const end = checked.command.text.length;
+  return { ok: true, command: { ...checked.command, bytes: end === raw.length ? raw : raw.subarray(0, end) } };
+};
+
+const checkText = (input: string, oneBytePerChar: boolean): CommandCheck => {
   if (input.includes('\0')) return { ok: false, message: 'A command must not contain a NUL character.' };
   if (input.includes('\r')) return { ok: false, message: 'A command must not contain a line break.' };
   const text = input.replace(/\n+$/, '');
   if (text.trim() === '') return { ok: false, message: 'Command required.' };
+  const byteLength = (line: string) => (oneBytePerChar ? line.length : Buffer.byteLength(line));
+  for (const line of text.split('\n')) {
+    const bad = malformed(line, byteLength(line));
+    if (bad) return { ok: false, message: bad };
+  }
   if (!text.includes('\n')) {
     const w = words(text);
     const idle = refuseIdle(w.name);
@@ -62,8 +99,8 @@ export const checkCommand = (input: string): CommandCheck => {
     };
   }
   const lines = text.split('\n');
-  const first = lines[0]!.trim().toLowerCase();
-  const last = lines[lines.length - 1]!.trim().toLowerCase();
+  const first = lines[0]!.trim();
+  const last = lines[lines.length - 1]!.trim();
   if ((first !== 'command_list_begin' && first !== 'command_list_ok_begin') || last !== 'command_list_end') {
     return { ok: false, message: 'A command must not contain a line break (except a command list: command_list_begin, one command per line, command_list_end).' };
   }
@@ -87,4 +124,17 @@ export const checkCommand = (input: string): CommandCheck => {
       reusable: inner.every((w) => !stateful.has(w.name) && !(w.name === 'tagtypes' && w.hasArgs)),
     },
   };
+};
+
+/**
+ * The command of a request body or WebSocket frame: `{"command": text}`, or
+ * `{"commandRaw": base64}` for a command whose bytes are not valid UTF-8
+ * (a name given back as `fileRaw`). Undefined when the value is neither.
+ */
+export const playerCommandOf = (body: unknown): string | Buffer | undefined => {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as { command?: unknown; commandRaw?: unknown };
+  if (typeof b.command === 'string' && b.commandRaw === undefined) return b.command;
+  if (typeof b.commandRaw === 'string' && b.command === undefined && /^[A-Za-z0-9+/]*={0,2}$/.test(b.commandRaw)) return Buffer.from(b.commandRaw, 'base64');
+  return undefined;
 };

@@ -12,7 +12,7 @@ import { DaemonError } from './protocol/connection.js';
 import { DaemonPool } from './protocol/pool.js';
 import type { Reply } from './protocol/reply.js';
 import type { DaemonDialer } from './protocol/socket.js';
-import { PlayerSession, type SessionEvents } from './session.js';
+import { PlayerSession, type SessionAccess, type SessionEvents } from './session.js';
 
 export type { PlayerCaller } from './command-classes.js';
 
@@ -41,7 +41,7 @@ export interface PlayerGateway {
    * non-admin sending an admin command → `forbidden`), runs it unchanged
    * on a pooled connection and converts the answer.
    */
-  execute(id: string, command: string, caller: PlayerCaller): Promise<GatewayAnswer>;
+  execute(id: string, command: string | Buffer, caller: PlayerCaller): Promise<GatewayAnswer>;
   /**
    * Internal lookups (covers): runs a command built by the server and
    * returns the raw reply. Throws `DaemonError` when the daemon is unreachable or slow.
@@ -49,9 +49,11 @@ export interface PlayerGateway {
   query(id: string, command: string): Promise<Reply>;
   /**
    * A WebSocket's session: a dedicated daemon connection in an idle loop;
-   * its commands are checked against the caller's class. Throws `DaemonError`.
+   * each command is checked against the class of the caller `access()`
+   * gives just before it runs (undefined: access was revoked, the command is
+   * refused and the session ends). Throws `DaemonError`.
    */
-  openSession(id: string, events: SessionEvents, caller: PlayerCaller): Promise<PlayerSession>;
+  openSession(id: string, events: SessionEvents, access: SessionAccess): Promise<PlayerSession>;
   close(): void;
 }
 
@@ -83,7 +85,7 @@ export const createPlayerGateway = ({ config, dialer, log }: GatewayDeps): Playe
     // `close` would only end a pooled connection; there is nothing to pass on.
     if (c.list === 'none' && c.names[0] === 'close') return { outcome: 'ok', body: { success: true, type: 'Empty', result: {} } };
     try {
-      const reply = await pool(id).run(c.text, c.reusable);
+      const reply = await pool(id).run(c.bytes ?? c.text, c.reusable);
       return { outcome: reply.ok ? 'ok' : 'ack', body: convertReply(c, reply) };
     } catch (e) {
       if (e instanceof DaemonError) log.warn('Player command failed', { connection: id, kind: e.kind, error: e.message });
@@ -103,11 +105,11 @@ export const createPlayerGateway = ({ config, dialer, log }: GatewayDeps): Playe
       return run(id, checked.command);
     },
     query: (id, command) => pool(id).run(command),
-    async openSession(id, events, caller) {
+    async openSession(id, events, access) {
       const c = config.connections[id];
       if (!c) throw new Error(`unknown player connection ${id}`);
       const conn = await pool(id).dedicated();
-      return new PlayerSession(conn, c.timeout, events, log.child('session'), caller);
+      return new PlayerSession(conn, c.timeout, events, log.child('session'), access);
     },
     close() {
       for (const p of pools.values()) p.close();

@@ -13,12 +13,30 @@ import { DaemonError, type DaemonConnection } from './protocol/connection.js';
 export interface SessionEvents {
   /** an envelope to send as a text frame */
   send(envelope: Envelope): void;
-  /** the daemon connection is gone; close the socket with this reason */
-  lost(reason: string): void;
+  /** the session is over (daemon connection lost or slow, or `revoked` access); close the socket with this reason */
+  lost(reason: string, revoked: boolean): void;
 }
 
+/**
+ * The socket's caller as of now (access is checked again before every
+ * command); `refused` when access was revoked since the socket opened.
+ */
+export type SessionAccess = () => Promise<{ caller: PlayerCaller } | { refused: string }>;
+
+/** Frames a socket may have waiting (being checked or queued for the daemon); more are refused at once. */
+export const MAX_WAITING_COMMANDS = 64;
+
+/** A command to run, or a refusal to send once the answers of earlier commands are out. */
+type Queued = CommandInfo | { refusal: Envelope };
+
 export class PlayerSession {
-  private readonly queue: CommandInfo[] = [];
+  private readonly queue: Queued[] = [];
+  /** a command of the queue is with the daemon */
+  private running = false;
+  /** commands whose access check is running, in arrival order */
+  private checking: Promise<void> = Promise.resolve();
+  /** frames taken but not yet queued for the daemon */
+  private unchecked = 0;
   private closed = false;
 
   constructor(
@@ -26,35 +44,51 @@ export class PlayerSession {
     private readonly timeoutMs: number,
     private readonly events: SessionEvents,
     private readonly log: Logger,
-    private readonly caller: PlayerCaller,
+    private readonly access: SessionAccess,
   ) {
     conn.onClose((e) => this.lose(e.message));
     void this.loop();
   }
 
   /**
-   * A text frame's command. Refused commands (malformed, not allowed to the
-   * caller's class, and `close`, which belongs to the socket) get an `Error`
-   * frame; the session goes on.
+   * A text frame's command (text, or bytes for names that are not valid
+   * UTF-8). Refused commands (malformed, not allowed to the caller's class,
+   * and `close`, which belongs to the socket) get an `Error` frame; the
+   * session goes on. When access was revoked, the command gets an `Error`
+   * frame and the session ends.
    */
-  command(text: string): void {
+  command(input: string | Buffer): void {
     if (this.closed) return;
-    const checked = checkCommand(text);
+    if (this.unchecked + this.queue.length >= MAX_WAITING_COMMANDS) {
+      this.events.send(errorEnvelope(`Too many commands are waiting (at most ${MAX_WAITING_COMMANDS}); wait for their answers.`));
+      return;
+    }
+    const checked = checkCommand(input);
     if (!checked.ok) {
-      this.events.send(errorEnvelope(checked.message));
+      this.inOrder(() => this.refuse(checked.message));
       return;
     }
     if (checked.command.names.includes('close')) {
-      this.events.send(errorEnvelope('Close the WebSocket to end the session.'));
+      this.inOrder(() => this.refuse('Close the WebSocket to end the session.'));
       return;
     }
-    const allowed = mayRunAll(checked.command.lines, this.caller.admin);
-    if (!allowed.ok) {
-      this.events.send(errorEnvelope(allowed.message));
-      return;
-    }
-    this.queue.push(checked.command);
-    this.conn.noidle();
+    const access = this.access();
+    this.unchecked++;
+    this.inOrder(async () => {
+      const now = await access.finally(() => this.unchecked--);
+      if (this.closed) return;
+      if ('refused' in now) {
+        this.lose(now.refused, true);
+        return;
+      }
+      const allowed = mayRunAll(checked.command.lines, now.caller.admin);
+      if (!allowed.ok) {
+        this.refuse(allowed.message);
+        return;
+      }
+      this.queue.push(checked.command);
+      this.conn.noidle(this.timeoutMs);
+    });
   }
 
   /** Ends the session and its daemon connection (the socket closed). */
@@ -64,12 +98,31 @@ export class PlayerSession {
     this.conn.close();
   }
 
+  /** An `Error` frame for a refused command, after the answers of the commands before it. */
+  private refuse(message: string): void {
+    if (this.queue.length === 0 && !this.running) this.events.send(errorEnvelope(message));
+    else this.queue.push({ refusal: errorEnvelope(message) });
+  }
+
+  /** Runs `step` after the steps of earlier frames, so answers keep the order of the frames. */
+  private inOrder(step: () => void | Promise<void>): void {
+    this.checking = this.checking.then(step).catch((e: unknown) => {
+      this.lose(`The player session failed: ${String(e)}`);
+    });
+  }
+
   private async loop(): Promise<void> {
     try {
       while (!this.closed) {
         const next = this.queue.shift();
+        if (next && 'refusal' in next) {
+          this.events.send(next.refusal);
+          continue;
+        }
         if (next) {
-          const reply = await this.conn.send(next.text, this.timeoutMs);
+          this.running = true;
+          const reply = await this.conn.send(next.bytes ?? next.text, this.timeoutMs);
+          this.running = false;
           if (!this.closed) this.events.send(convertReply(next, reply));
           continue;
         }
@@ -85,10 +138,12 @@ export class PlayerSession {
     }
   }
 
-  private lose(reason: string): void {
+  /** Ends the session: an `Error` frame with the reason, then the socket closes with it. */
+  private lose(reason: string, revoked = false): void {
     if (this.closed) return;
     this.closed = true;
     this.conn.destroy();
-    this.events.lost(reason);
+    this.events.send(errorEnvelope(reason));
+    this.events.lost(reason, revoked);
   }
 }

@@ -4,9 +4,11 @@
  * the cover in the album folder; Ogg with two ARTIST values and a quoted
  * title; a FLAC with an embedded picture and no cover file; an album with a
  * cover larger than 1000 px; a cover only in a disc sub-folder; symbolic
- * links leading outside the library. Images are drawn with sharp.
+ * links leading outside the library; troublesome tags and names: comment keys
+ * `binary`, `constructor` and `toString`, a repeated comment key, a file name
+ * that is not valid UTF-8, and a 500×700 cover. Images are drawn with sharp.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { run } from './system.js';
@@ -56,6 +58,8 @@ export interface Library {
   outside: string;
   /** number of songs the daemon should find */
   songs: number;
+  /** the path (inside the library) of the song whose name is not valid UTF-8, as bytes */
+  latin1Name: Buffer;
 }
 
 export const generateLibrary = async (root: string): Promise<Library> => {
@@ -134,5 +138,23 @@ export const generateLibrary = async (root: string): Promise<Library> => {
   await flac(join(linked, '01 - Link.flac'), 1, 990, { TITLE: 'Link Song', ARTIST: 'Artist Six', ALBUM: 'Link Album', TRACKNUMBER: '1' });
   symlinkSync(join(outside, 'cover.jpg'), join(linked, 'cover.jpg'));
 
-  return { music, outside, songs: 9 };
+  // troublesome tags: keys the protocol or JavaScript objects treat specially, a repeated key; a portrait cover
+  const odd = d('Odd/Odd Album');
+  await flac(join(odd, '01 - Odd.flac'), 1, 500, {
+    TITLE: 'Odd Song',
+    ARTIST: 'Artist Seven',
+    ALBUM: 'Odd Album',
+    TRACKNUMBER: '1',
+    binary: '5',
+    constructor: 'built',
+    toString: 'text',
+    MOOD: ['calm', 'bright'],
+  });
+  writeFileSync(join(odd, 'cover.jpg'), await image(500, 700, '#2e8b57', 'jpeg'));
+  // a file name that is not valid UTF-8 (Latin-1 "é" as one byte)
+  const latin1 = Buffer.concat([Buffer.from(join(odd, '02 - caf')), Buffer.from([0xe9]), Buffer.from('.flac')]);
+  await flac(join(odd, 'latin1.flac'), 1, 520, { TITLE: 'Latin Song', ARTIST: 'Artist Seven', ALBUM: 'Odd Album', TRACKNUMBER: '2' });
+  renameSync(join(odd, 'latin1.flac'), latin1);
+
+  return { music, outside, songs: 11, latin1Name: Buffer.from([...Buffer.from('Odd/Odd Album/02 - caf'), 0xe9, ...Buffer.from('.flac')]) };
 };

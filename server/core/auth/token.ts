@@ -28,6 +28,9 @@ export interface TokenService {
   verify(token: string): Promise<TokenClaims | undefined>;
 }
 
+/** Tokens whose signature was checked, kept so a busy client does not pay for the check at every request. */
+const MAX_VERIFIED = 10_000;
+
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /**
@@ -35,6 +38,10 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
  * each other's tokens. Besides the subject (account id), `login` and `admin`,
  * a token carries `gen` (the session generation) and `auth_time` (the login,
  * in seconds, as OpenID Connect names it); tokens without them are refused.
+ * A verified token is remembered with its expiry (bounded), so its signature
+ * is checked once: what a token says cannot change, and whether its session
+ * still holds (generation, account state, admin flag) is not the token's
+ * business but the account's, read at every request (AuthService.authenticate).
  */
 export const createTokenService = (
   secret: Uint8Array,
@@ -42,6 +49,7 @@ export const createTokenService = (
   clock: Clock,
 ): TokenService => {
   const endOf = (loginAtSec: number) => loginAtSec + Math.ceil(lifetimes.sessionMaxMs / 1000);
+  const verified = new Map<string, { claims: TokenClaims; untilMs: number }>();
   return {
     async issue(claims) {
       const nowSec = Math.floor(clock.now() / 1000);
@@ -60,6 +68,12 @@ export const createTokenService = (
     },
     async verify(token) {
       if (!token || token.length > 4096) return undefined;
+      const known = verified.get(token);
+      if (known) {
+        if (clock.now() < known.untilMs) return known.claims;
+        verified.delete(token);
+        return undefined;
+      }
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ['HS256'],
@@ -69,7 +83,10 @@ export const createTokenService = (
         if (typeof sub !== 'string' || typeof login !== 'string' || !isCount(gen) || !isCount(loginAtSec)) return undefined;
         // also when session-max was lowered after the token was issued
         if (clock.now() >= endOf(loginAtSec) * 1000) return undefined;
-        return { accountId: sub, login, admin: payload['admin'] === true, generation: gen, loginAt: loginAtSec * 1000 };
+        const claims = { accountId: sub, login, admin: payload['admin'] === true, generation: gen, loginAt: loginAtSec * 1000 };
+        if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims, untilMs: Math.min(endOf(loginAtSec), payload.exp ?? 0) * 1000 });
+        return claims;
       } catch {
         return undefined;
       }

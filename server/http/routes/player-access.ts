@@ -17,44 +17,22 @@ import { requestToken } from '../request-context.js';
 /** The URL prefixes of the gateway. */
 export const playerPrefixes = ['/api/v1/player', '/api/v1/playerspecial', '/api/v1/cover', '/api/v1/booklet', '/api/v1/info'];
 
-/** How long a checked token is trusted without asking again (a disabled account loses access after at most this). */
-const TRUST_MS = 2000;
-const MAX_TRUSTED = 1000;
-
-type Check = (token: string | undefined) => Promise<{ claims?: TokenClaims; refuse?: 401 | 403 }>;
-const checks = new WeakMap<AuthService, Check>();
+type Check = { claims?: TokenClaims; refuse?: 401 | 403 };
 
 /**
  * Who may use the gateway: `refuse` is 401 without a valid token, 403 for a
  * non-admin when `admin`. With `open` nothing is refused; a valid token
  * still gives its claims (an admin stays an admin), any other caller is
- * anonymous, which counts as a user. A granted token is trusted for two
- * seconds per server (the player's command route is hot: a client polling
- * status must not cost a token check and an account read per request).
+ * anonymous, which counts as a user. Every call checks the token and reads
+ * the account (`AuthService.authenticate`), so an ended session, a disabled
+ * account or a demotion counts from the very next request.
  */
-export const playerAccessCheck = (auth: AuthService, access: PlayerAccess, token: string | undefined): ReturnType<Check> => {
-  if (access === 'open' && !token) return Promise.resolve({});
-  let check = checks.get(auth);
-  if (!check) {
-    const trusted = new Map<string, { claims: TokenClaims; until: number }>();
-    check = async (t) => {
-      const now = Date.now();
-      const hit = t ? trusted.get(t) : undefined;
-      let claims = hit && hit.until > now ? hit.claims : undefined;
-      if (!claims) {
-        claims = await auth.authenticate(t);
-        if (claims && t) {
-          if (trusted.size >= MAX_TRUSTED) trusted.clear();
-          trusted.set(t, { claims, until: now + TRUST_MS });
-        }
-      }
-      if (!claims) return { refuse: 401 };
-      return { claims };
-    };
-    checks.set(auth, check);
-  }
-  if (access === 'open') return check(token).then((r) => (r.claims ? { claims: r.claims } : {}));
-  return check(token).then((r) => (r.claims && access === 'admin' && !r.claims.admin ? { refuse: 403 } : r));
+export const playerAccessCheck = async (auth: AuthService, access: PlayerAccess, token: string | undefined): Promise<Check> => {
+  if (access === 'open' && !token) return {};
+  const claims = await auth.authenticate(token);
+  if (access === 'open') return claims ? { claims } : {};
+  if (!claims) return { refuse: 401 };
+  return access === 'admin' && !claims.admin ? { refuse: 403 } : { claims };
 };
 
 /** The caller of a gateway route, as the command classes see it: only an admin account is an admin. */

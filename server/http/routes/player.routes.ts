@@ -5,7 +5,9 @@
  * without an upgrade it answers 426.
  */
 import type { Request, Response } from 'express';
+import { badRequest } from '../../common/errors.js';
 import { errorEnvelope } from '../../player/answers/convert.js';
+import { playerCommandOf } from '../../player/commands.js';
 import { countCommand, listCommand, playlistinfoCommand, searchCommand, type Built, type Query } from '../../player/special.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { connectionId, routeCaller, sendEnvelope } from './player-access.js';
@@ -15,8 +17,9 @@ const gateway = (deps: HttpDeps) => deps.player!.gateway;
 export const playerRoutes: RouteModule = (api, deps) => {
   const command = async (req: Request, res: Response) => {
     const id = connectionId(deps, req.params);
-    const body = req.body as { command: string };
-    const { outcome, body: envelope } = await gateway(deps).execute(id, body.command, routeCaller(res));
+    const command = playerCommandOf(req.body);
+    if (command === undefined) throw badRequest('command', 'Send either command or commandRaw (base64).');
+    const { outcome, body: envelope } = await gateway(deps).execute(id, command, routeCaller(res));
     sendEnvelope(res, outcome, envelope);
   };
   const upgradeRequired = (req: Request, res: Response) => {

@@ -41,6 +41,8 @@ export const toGeneric = (lines: ReplyLine[]): { entries: GenericEntry[] } => {
       structured = starts;
     }
     add(cur, l.key, l.value);
+    // a value that is not valid UTF-8 goes along as its bytes, base64, under `<key>Raw`
+    if (l.raw) add(cur, `${l.key}Raw`, l.raw.toString('base64'));
     // `binary: N` is followed by N bytes: they go along as base64 under `data`
     if (l.data) add(cur, 'data', l.data.toString('base64'));
   }

@@ -7,6 +7,8 @@ import type { ReplyLine } from '../protocol/reply.js';
 
 export interface Song {
   file: string;
+  /** the bytes of `file` in base64, only when they are not valid UTF-8 (`file` then has U+FFFD in their place) */
+  fileRaw?: string;
   'Last-Modified': string | null;
   added: string | null;
   /** whole seconds (MPD's deprecated `Time`) */
@@ -28,6 +30,12 @@ export interface PlaylistSong {
 
 const songFields = new Set(['file', 'last-modified', 'added', 'time', 'duration', 'format', 'pos', 'id', 'prio']);
 
+/**
+ * `{<name>Raw: base64}` when the line's value is not valid UTF-8 (a name in
+ * another encoding), so a client can address it again with `commandRaw`; `{}` otherwise.
+ */
+export const withRaw = (name: string, line: ReplyLine): Record<string, string> => (line.raw ? { [`${name}Raw`]: line.raw.toString('base64') } : {});
+
 export const toInt = (v: string | undefined): number | null => {
   if (v === undefined || v === '') return null;
   const n = Number.parseInt(v, 10);
@@ -46,7 +54,7 @@ export const toSong = (lines: ReplyLine[]): { song: Song; pos: string | undefine
   let pos: string | undefined;
   let id: string | undefined;
   let prio: string | undefined;
-  for (const { key, value } of lines) {
+  for (const { key, value, raw } of lines) {
     const k = key.toLowerCase();
     if (!songFields.has(k)) {
       const all = song.allTags[k];
@@ -60,6 +68,7 @@ export const toSong = (lines: ReplyLine[]): { song: Song; pos: string | undefine
     switch (k) {
       case 'file':
         song.file = value;
+        if (raw) song.fileRaw = raw.toString('base64');
         break;
       case 'last-modified':
         song['Last-Modified'] = value;

@@ -4,7 +4,7 @@
  * values as `null`.
  */
 import type { ReplyLine } from '../protocol/reply.js';
-import { splitRecords, toFloat, toInt, toPlaylistSong, toPlaylistSongs, toSong, toSongs } from './song.js';
+import { splitRecords, toFloat, toInt, toPlaylistSong, toPlaylistSongs, toSong, toSongs, withRaw } from './song.js';
 
 export interface Typed {
   type: string;
@@ -15,6 +15,20 @@ export interface Typed {
 const get = (lines: ReplyLine[], key: string): string | undefined => {
   for (const l of lines) if (l.key.toLowerCase() === key) return l.value;
   return undefined;
+};
+
+/**
+ * Every key with every value, in order: one value as a string, repeated keys
+ * as an array. A null-prototype object, so keys such as `constructor` or
+ * `__proto__` are plain keys.
+ */
+const keyValues = (lines: ReplyLine[]): Record<string, string | string[]> => {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  for (const { key, value } of lines) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
 };
 
 const values = (lines: ReplyLine[], key: string): string[] => lines.filter((l) => l.key.toLowerCase() === key).map((l) => l.value);
@@ -97,8 +111,8 @@ const lsinfo = (lines: ReplyLine[]) =>
     const head = r[0]!;
     const k = head.key.toLowerCase();
     const lm = get(r, 'last-modified') ?? null;
-    if (k === 'directory') return [{ DirInfo: { dir: { directory: head.value, 'Last-Modified': lm } } }];
-    if (k === 'playlist') return [{ PlaylistInfo: { playlist: { playlist: head.value, 'Last-Modified': lm } } }];
+    if (k === 'directory') return [{ DirInfo: { dir: { directory: head.value, ...withRaw('directory', head), 'Last-Modified': lm } } }];
+    if (k === 'playlist') return [{ PlaylistInfo: { playlist: { playlist: head.value, ...withRaw('playlist', head), 'Last-Modified': lm } } }];
     if (k === 'file') return [{ SongInfo: { song: toSong(r).song } }];
     return [];
   });
@@ -108,8 +122,8 @@ const listfiles = (lines: ReplyLine[]) =>
     const head = r[0]!;
     const k = head.key.toLowerCase();
     const lm = get(r, 'last-modified') ?? null;
-    if (k === 'directory') return [{ Directory: { directory: head.value, 'Last-Modified': lm } }];
-    if (k === 'file') return [{ Basic: { file: head.value, size: toInt(get(r, 'size')), 'Last-Modified': lm } }];
+    if (k === 'directory') return [{ Directory: { directory: head.value, ...withRaw('directory', head), 'Last-Modified': lm } }];
+    if (k === 'file') return [{ Basic: { file: head.value, ...withRaw('file', head), size: toInt(get(r, 'size')), 'Last-Modified': lm } }];
     return [];
   });
 
@@ -118,7 +132,7 @@ const records = (lines: ReplyLine[], start: string) =>
 
 const outputs = (lines: ReplyLine[]) =>
   records(lines, 'outputid').map((r) => {
-    const attributes: Record<string, string> = {};
+    const attributes = Object.create(null) as Record<string, string>;
     for (const a of values(r, 'attribute')) {
       const { name, value } = nameValue(a);
       attributes[name] = value;
@@ -169,7 +183,7 @@ const converters: Record<string, Converter> = {
   playlistfind: playlist,
   playlistsearch: playlist,
   plchanges: playlist,
-  list: (l) => ({ type: 'ListAnswer', result: { tags: l.map((x) => ({ tag: x.key.toLowerCase(), value: x.value })) } }),
+  list: (l) => ({ type: 'ListAnswer', result: { tags: l.map((x) => ({ tag: x.key.toLowerCase(), value: x.value, ...withRaw('value', x) })) } }),
   count: (l) => ({ type: 'SongCountAnswer', result: { songCounts: counts(l) } }),
   listplaylists: (l) => ({
     type: 'PlaylistSummaryAnswer',
@@ -184,7 +198,9 @@ const converters: Record<string, Converter> = {
   outputs: (l) => ({ type: 'OutputsAnswer', result: { outputs: outputs(l) } }),
   commands: (l) => ({ type: 'CommandsAnswer', result: { commands: values(l, 'command') } }),
   notcommands: (l) => ({ type: 'CommandsAnswer', result: { commands: values(l, 'command') } }),
-  tagtypes: (l, _s, hasArgs) => (hasArgs ? undefined : { type: 'TagTypesAnswer', result: { tags: values(l, 'tagtype').map((t) => t.toLowerCase()) } }),
+  // `tagtypes clear|all|enable|disable` change the connection's tag list and answer nothing
+  tagtypes: (l, _s, hasArgs) =>
+    hasArgs ? (l.length === 0 ? { type: 'Empty', result: {} } : undefined) : { type: 'TagTypesAnswer', result: { tags: values(l, 'tagtype').map((t) => t.toLowerCase()) } },
   urlhandlers: (l) => ({ type: 'UrlHandlerAnswer', result: { handlers: values(l, 'handler') } }),
   decoders: (l) => ({
     type: 'DecodersAnswer',
@@ -195,11 +211,7 @@ const converters: Record<string, Converter> = {
     type: 'ReadMessagesAnswer',
     result: { messages: records(l, 'channel').map((r) => ({ channel: r[0]!.value, message: get(r, 'message') ?? '' })) },
   }),
-  readcomments: (l) => {
-    const vals: Record<string, string> = {};
-    for (const { key, value } of l) if (!(key in vals)) vals[key] = value;
-    return { type: 'ReadCommentsAnswer', result: { values: vals } };
-  },
+  readcomments: (l) => ({ type: 'ReadCommentsAnswer', result: { values: keyValues(l) } }),
   replay_gain_status: (l) => ({ type: 'ReplayGainStatusAnswer', result: { replayGainMode: get(l, 'replay_gain_mode') ?? 'off' } }),
   sticker: (l, sub) => {
     const stickers = values(l, 'sticker').map(nameValue);

@@ -1,6 +1,7 @@
 /**
  * `size=N` thumbnails: a cover larger than N (either side) is centre-cropped
- * and resized to exactly N×N. What is kept on disk is bounded: only the
+ * and resized to N×N, never enlarged: when its shorter side is below N, it
+ * is cropped to a square of that side. What is kept on disk is bounded: only the
  * configured bucket sizes (`player.thumbnails.sizes`) are written, once per
  * source (temp file + rename, so a reader never sees half a file), keyed by
  * the source path and its modification time. Any other N is scaled down
@@ -72,8 +73,10 @@ export class Thumbnailer {
     try {
       const dim = await this.dimensionsOf(source, key);
       if (dim.w <= size && dim.h <= size) return undefined;
+      const side = Math.min(size, dim.w, dim.h);
+      if (side < size) return { kind: 'bytes', data: await this.limit.use(() => square(source.path, side).toBuffer()) };
       const bucket = this.buckets.find((b) => b >= size);
-      if (bucket !== undefined && (dim.w > bucket || dim.h > bucket)) {
+      if (bucket !== undefined && dim.w >= bucket && dim.h >= bucket && (dim.w > bucket || dim.h > bucket)) {
         const file = await this.bucketFile(source, key, bucket);
         if (file === undefined) return undefined;
         if (bucket === size) return { kind: 'file', path: file };

@@ -47,3 +47,28 @@ export const assertCommandLine = (command: string): void => {
     if (listWords.has(word)) throw new UnsafeCommandError('A command list must not contain another list keyword.');
   }
 };
+
+/** Commands whose answer carries a binary chunk after its `binary: N` line. */
+const binaryCommands = new Set(['albumart', 'readpicture']);
+
+/**
+ * Where a reply may hold binary chunks: per command of the reply (one for a
+ * single command, one per command of a command list), whether that command
+ * sends one. For any other command a `binary` line is an ordinary value
+ * (a comment key named `binary`).
+ */
+export interface Framing {
+  binary: boolean[];
+  /** `ok`: the answers are separated by `list_OK`; `plain`: a list whose answers cannot be told apart */
+  list: 'none' | 'plain' | 'ok';
+}
+
+/** The framing of a command accepted by `assertCommandLine`. */
+export const framingOf = (command: string): Framing => {
+  if (!command.includes('\n')) return { binary: [binaryCommands.has(firstWord(command))], list: 'none' };
+  const lines = command.split('\n');
+  return {
+    binary: lines.slice(1, -1).map((l) => binaryCommands.has(firstWord(l))),
+    list: firstWord(lines[0]!) === 'command_list_ok_begin' ? 'ok' : 'plain',
+  };
+};

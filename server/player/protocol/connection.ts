@@ -2,9 +2,14 @@
  * One connection to a daemon: greeting, password, commands answered in order
  * (first in, first out), per-command timeout, and `idle`/`noidle`.
  */
-import { assertCommandLine } from './command-line.js';
+import { assertCommandLine, framingOf } from './command-line.js';
 import { ProtocolError, quoteArg, ReplyReader, type Reply } from './reply.js';
 import { ConnectError, type DaemonDialer, type DaemonSocket } from './socket.js';
+
+const newline = Buffer.from('\n');
+
+/** A command's text for checking: bytes are read one character each, so line breaks and NULs stay visible. */
+const commandText = (command: string | Buffer): string => (typeof command === 'string' ? command : command.toString('latin1'));
 
 export type DaemonErrorKind = 'unavailable' | 'timeout';
 
@@ -128,18 +133,16 @@ export class DaemonConnection {
    * `timeout` and closes the connection, since its answers would be out of step.
    * Throws `UnsafeCommandError`, writing nothing, for a command with a line
    * break (other than between the lines of a command list), a CR or a NUL.
+   * A `Buffer` is sent as it is (names that are not valid UTF-8).
    */
-  send(command: string, timeoutMs: number): Promise<Reply> {
-    assertCommandLine(command);
+  send(command: string | Buffer, timeoutMs: number): Promise<Reply> {
+    assertCommandLine(commandText(command));
     if (this.closed) return Promise.reject(new DaemonError('unavailable', `The connection to ${this.label} is closed.`, true));
     return new Promise((resolve, reject) => {
       const p: Pending = { resolve, reject, timer: undefined, receivedAtWrite: this.received };
-      if (timeoutMs > 0) {
-        p.timer = setTimeout(() => {
-          this.fail(new DaemonError('timeout', `The music player daemon at ${this.label} did not answer within ${timeoutMs} ms.`));
-        }, timeoutMs);
-      }
+      if (timeoutMs > 0) p.timer = this.timer(timeoutMs);
       this.pending.push(p);
+      this.reader.expect(framingOf(commandText(command)));
       this.write(command);
     });
   }
@@ -152,9 +155,16 @@ export class DaemonConnection {
     });
   }
 
-  /** Ends a pending `idle` early; its reply then carries the changes so far. No-op when not idling. */
-  noidle(): void {
-    if (this.idling && !this.closed) this.write('noidle');
+  /**
+   * Ends a pending `idle` early; its reply then carries the changes so far.
+   * From now on the idle's answer is due within `timeoutMs`, like any
+   * command's. No-op when not idling.
+   */
+  noidle(timeoutMs: number): void {
+    if (!this.idling || this.closed) return;
+    const p = this.pending[0];
+    if (p && !p.timer && timeoutMs > 0) p.timer = this.timer(timeoutMs);
+    this.write('noidle');
   }
 
   /** `listener` is called once when the connection is lost or closed. */
@@ -178,10 +188,16 @@ export class DaemonConnection {
     this.fail(new DaemonError('unavailable', `The connection to ${this.label} was closed.`));
   }
 
+  private timer(timeoutMs: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.fail(new DaemonError('timeout', `The music player daemon at ${this.label} did not answer within ${timeoutMs} ms.`));
+    }, timeoutMs);
+  }
+
   /** The one place that writes to the daemon: each command checked, then ended with a line feed. */
-  private write(command: string): void {
-    assertCommandLine(command);
-    this.socket.write(`${command}\n`);
+  private write(command: string | Buffer): void {
+    assertCommandLine(commandText(command));
+    this.socket.write(typeof command === 'string' ? `${command}\n` : Buffer.concat([command, newline]));
   }
 
   private settle(reply: Reply): void {

@@ -1,7 +1,9 @@
 /**
  * A bounded pool of connections to one daemon: at most `max` at once,
- * callers wait (up to the timeout) for a free one, idle connections are
- * reused and retired before the daemon's own idle timeout, dead ones replaced.
+ * callers wait for a free one (up to `maxWaitMs`; the daemon's timeout starts
+ * only when a connection is theirs, so a busy but healthy daemon is not
+ * taken for a slow one), idle connections are reused and retired before the
+ * daemon's own idle timeout, dead ones replaced.
  */
 import { assertCommandLine } from './command-line.js';
 import { DaemonConnection, DaemonError, type ConnectOptions } from './connection.js';
@@ -11,6 +13,8 @@ export interface PoolOptions extends ConnectOptions {
   max: number;
   /** an unused connection older than this is closed (MPD drops clients after `connection_timeout`, 60 s by default) */
   maxIdleMs?: number;
+  /** how long a caller waits for a free connection; default four times the daemon timeout */
+  maxWaitMs?: number;
 }
 
 interface Idle {
@@ -53,16 +57,17 @@ export class DaemonPool {
    * `UnsafeCommandError` before taking a connection for a command that is
    * not one line or one command list.
    */
-  async run(command: string, keep = true): Promise<Reply> {
-    assertCommandLine(command);
+  async run(command: string | Buffer, keep = true): Promise<Reply> {
+    assertCommandLine(typeof command === 'string' ? command : command.toString('latin1'));
+    await this.acquireSlot();
+    // a command lost with a dropped idle connection is sent again only within one timeout
     const deadline = Date.now() + this.o.timeoutMs;
-    await this.acquireSlot(deadline);
     try {
       let reused = this.takeIdle();
       let conn = reused ?? (await this.connect());
       for (;;) {
         try {
-          const reply = await conn.send(command, Math.max(1, deadline - Date.now()));
+          const reply = await conn.send(command, this.o.timeoutMs);
           if (keep && conn.alive && !this.closed) this.idle.push({ conn, since: Date.now() });
           else conn.close();
           return reply;
@@ -106,11 +111,12 @@ export class DaemonPool {
     return undefined;
   }
 
-  private acquireSlot(deadline: number): Promise<void> {
+  private acquireSlot(): Promise<void> {
     if (this.inUse < this.o.max) {
       this.inUse++;
       return Promise.resolve();
     }
+    const wait = this.o.maxWaitMs ?? 4 * this.o.timeoutMs;
     return new Promise((resolve, reject) => {
       const grant = () => {
         clearTimeout(timer);
@@ -120,8 +126,8 @@ export class DaemonPool {
       const timer = setTimeout(() => {
         const i = this.waiters.indexOf(grant);
         if (i >= 0) this.waiters.splice(i, 1);
-        reject(new DaemonError('timeout', `All ${this.o.max} connections to the music player daemon stayed busy for ${this.o.timeoutMs} ms.`));
-      }, Math.max(1, deadline - Date.now()));
+        reject(new DaemonError('timeout', `All ${this.o.max} connections to the music player daemon stayed busy for ${wait} ms.`));
+      }, wait);
       this.waiters.push(grant);
     });
   }

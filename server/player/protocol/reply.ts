@@ -4,13 +4,19 @@
  * line equal to `OK` or by one line starting with `ACK `. Nothing else ends a
  * reply, so a tag value that happens to end in "OK" cannot cut it short.
  */
-import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage } from './command-line.js';
+import { isUtf8 } from 'node:buffer';
+import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage, type Framing } from './command-line.js';
 
-/** One line of a reply. `data` holds the raw bytes that followed a `binary: N` line. */
+/**
+ * One line of a reply. `data` holds the raw bytes that followed a `binary: N`
+ * line; `raw` the value's bytes when they are not valid UTF-8 (a file name in
+ * another encoding: `value` then shows U+FFFD where `raw` has the original).
+ */
 export interface ReplyLine {
   key: string;
   value: string;
   data?: Buffer;
+  raw?: Buffer;
 }
 
 /** The JSON form of an ACK line `ACK [code@position] {command} message`. */
@@ -83,6 +89,10 @@ export class ReplyReader {
   /** bytes still to read for the current `binary: N` line (plus its newline) */
   private pendingBinary: ReplyLine | undefined;
   private pendingLength = 0;
+  /** the framing of each reply still to come, in order */
+  private readonly framings: Framing[] = [];
+  /** the command of the current reply that is answering (advances at each `list_OK`) */
+  private segment = 0;
 
   /**
    * With `onGreeting`, the first line must be the daemon's greeting
@@ -92,6 +102,11 @@ export class ReplyReader {
     private readonly onReply: (reply: Reply) => void,
     private onGreeting?: (version: string) => void,
   ) {}
+
+  /** Announces the next reply's framing; call once per command written, in order. */
+  expect(framing: Framing): void {
+    this.framings.push(framing);
+  }
 
   /** Bytes received that are not yet part of a complete reply. */
   get buffered(): number {
@@ -114,6 +129,7 @@ export class ReplyReader {
       }
       const nl = buf.indexOf(10, pos);
       if (nl < 0) break;
+      const lineStart = pos;
       const line = buf.toString('utf8', pos, nl);
       pos = nl + 1;
       if (this.onGreeting) {
@@ -122,17 +138,18 @@ export class ReplyReader {
         this.onGreeting = undefined;
         greet(line.slice(7).trim());
       } else if (line === 'OK') {
-        const lines = this.lines;
-        this.lines = [];
+        const lines = this.endReply();
         this.onReply({ ok: true, lines });
       } else if (line.startsWith('ACK ')) {
-        const lines = this.lines;
-        this.lines = [];
+        const lines = this.endReply();
         this.onReply({ ok: false, lines, ack: parseAck(line) });
       } else {
         const l = splitLine(line);
+        if (line.includes('\uFFFD') && !isUtf8(buf.subarray(lineStart, nl))) l.raw = rawValue(buf.subarray(lineStart, nl));
+        if (l.key === 'list_OK') this.segment++;
+        const previous = this.lines[this.lines.length - 1];
         this.lines.push(l);
-        if (l.key === 'binary') {
+        if (l.key === 'binary' && this.binaryFollows(previous)) {
           const n = Number(l.value);
           if (!Number.isSafeInteger(n) || n < 0) throw new ProtocolError(`invalid binary length ${JSON.stringify(l.value)}`);
           this.pendingBinary = l;
@@ -143,7 +160,35 @@ export class ReplyReader {
     // Keep only the unread tail; copy it so the big chunk can be freed.
     this.buf = pos >= buf.length ? Buffer.alloc(0) : pos === 0 ? buf : Buffer.from(buf.subarray(pos));
   }
+
+  private endReply(): ReplyLine[] {
+    const lines = this.lines;
+    this.lines = [];
+    this.framings.shift();
+    this.segment = 0;
+    return lines;
+  }
+
+  /**
+   * Whether a `binary: N` line is followed by N bytes: only in the answer of a
+   * command that sends binary data. In a plain command list the answers run
+   * together, so there it must also come where those answers put it (after
+   * `size` or `type`).
+   */
+  private binaryFollows(previous: ReplyLine | undefined): boolean {
+    const f = this.framings[0];
+    if (!f) return false;
+    if (f.list !== 'plain') return f.binary[this.segment] === true;
+    return f.binary.includes(true) && (previous?.key === 'size' || previous?.key === 'type');
+  }
 }
+
+/** The value part of a line's bytes (after the first `:` and one space), copied. */
+const rawValue = (bytes: Buffer): Buffer => {
+  const i = bytes.indexOf(58);
+  if (i < 0) return Buffer.alloc(0);
+  return Buffer.from(bytes.subarray(bytes[i + 1] === 32 ? i + 2 : i + 1));
+};
 
 /**
  * Quotes one argument for a command line: always double-quoted, with `\`

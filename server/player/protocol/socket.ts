@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 
 export interface DaemonSocket {
-  write(data: string): void;
+  write(data: string | Buffer): void;
   /** ends politely (after pending writes) */
   end(): void;
   /** closes at once */

@@ -5,7 +5,7 @@
 // the music (URLs with a scheme, outputs, update/rescan, mounts, config, kill,
 // password, client messages, unknown commands) is for admins: 403 with
 // `{success: false, type: "Error", error: {message}}`, on the HTTP command route
-// (fast path and express), inside command lists, and on the WebSocket.
+// (any body framing), inside command lists, and on the WebSocket.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -16,7 +16,7 @@ import { delay } from '../../support/system.js';
 
 type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
 
-/** POST with a chunked body (no Content-Length): the fast path leaves it to the express route. */
+/** POST with a chunked body (no Content-Length). */
 const chunkedPost = (base: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Envelope }> =>
   new Promise((resolve, reject) => {
     const u = new URL(base);
@@ -154,7 +154,7 @@ describe('command classes over HTTP', () => {
 
   const post = (command: string, token: string, path = '/api/v1/player') => s.request<Envelope>('POST', path, { command }, { token });
 
-  it('refuses admin-only commands to a user with 403 type Error (fast path), the daemon untouched', async () => {
+  it('refuses admin-only commands to a user with 403 type Error, the daemon untouched', async () => {
     await mpd.command('clear');
     for (const command of adminOnly) {
       const res = await post(command, user);
@@ -167,7 +167,7 @@ describe('command classes over HTTP', () => {
     expect(await mpd.command('outputs')).toContain('outputenabled: 1');
   });
 
-  it('refuses them on the express route as well', async () => {
+  it('refuses them in a chunked request body as well', async () => {
     for (const command of ['kill', 'add http://127.0.0.1:9/x', 'disableoutput 0', 'update']) {
       const res = await chunkedPost(s.url, '/api/v1/player/default', { command }, user);
       expect(res.status, command).toBe(403);

@@ -90,7 +90,7 @@ describe('a daemon connection', () => {
 
   it('fails every pending command and closes on garbage in an answer', async () => {
     const conn = await DaemonConnection.open(opts(dialerOf(() => new FakeSocket(() => 'binary: banana\n'))));
-    await expect(conn.send('status', 300)).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/unreadable/) });
+    await expect(conn.send('albumart "a" 0', 300)).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/unreadable/) });
     expect(conn.alive).toBe(false);
   });
 
@@ -114,7 +114,7 @@ describe('a daemon connection', () => {
     );
     const idle = conn.idle();
     expect(conn.isIdle).toBe(true);
-    conn.noidle();
+    conn.noidle(300);
     expect(await idle).toEqual({ ok: true, lines: [{ key: 'changed', value: 'mixer' }] });
     expect(conn.isIdle).toBe(false);
     conn.destroy();

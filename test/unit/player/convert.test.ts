@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { convertReply, idleChanges } from '../../../server/player/answers/convert.js';
 import { checkCommand, type CommandInfo } from '../../../server/player/commands.js';
+import { framingOf } from '../../../server/player/protocol/command-line.js';
 import { ReplyReader, type Reply } from '../../../server/player/protocol/reply.js';
 
-const reply = (text: string | Buffer): Reply => {
+const reply = (command: string, text: string | Buffer): Reply => {
   const out: Reply[] = [];
-  new ReplyReader((r) => out.push(r)).push(Buffer.isBuffer(text) ? text : Buffer.from(text));
+  const reader = new ReplyReader((r) => out.push(r));
+  reader.expect(framingOf(command));
+  reader.push(Buffer.isBuffer(text) ? text : Buffer.from(text));
   if (out.length !== 1) throw new Error(`expected one reply, got ${out.length}`);
   return out[0]!;
 };
@@ -14,7 +17,7 @@ const cmd = (text: string): CommandInfo => {
   if (!c.ok) throw new Error(c.message);
   return c.command;
 };
-const convert = (command: string, text: string | Buffer) => convertReply(cmd(command), reply(text));
+const convert = (command: string, text: string | Buffer) => convertReply(cmd(command), reply(command, text));
 
 // recorded from mpd 0.23.12 with the test library, playing the third queue entry
 const statusText = `volume: 100
@@ -189,6 +192,17 @@ describe('the answer converter', () => {
     expect(convert('listmounts', 'mount: \nstorage: /music\nOK\n')).toEqual({ success: true, type: 'GenericAnswer', result: { entries: [{ mount: '', storage: '/music' }] } });
   });
 
+  // Regression: readcomments kept only the first of repeated keys, and keys named like
+  // built-in object properties were taken as already present and dropped.
+  it('keeps every readcomments key and value, repeats as arrays', () => {
+    const r = convert('readcomments "a.flac"', 'constructor: a\ntoString: b\n__proto__: c\nMOOD: x\nMOOD: y\nMOOD: z\nOK\n');
+    expect(JSON.parse(JSON.stringify(r))).toEqual({
+      success: true,
+      type: 'ReadCommentsAnswer',
+      result: { values: { constructor: 'a', toString: 'b', ['__proto__']: 'c', MOOD: ['x', 'y', 'z'] } },
+    });
+  });
+
   it('answers binary commands with the bytes as base64', () => {
     const payload = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0a, 0x00]);
     const text = Buffer.concat([Buffer.from(`size: 4525\ntype: image/png\nbinary: ${payload.length}\n`), payload, Buffer.from('\nOK\n')]);
@@ -198,8 +212,12 @@ describe('the answer converter', () => {
       result: { size: 4525, mimeType: 'image/png', binary: 6, data: payload.toString('base64') },
     });
     expect(convert('readpicture "b.flac" 0', 'OK\n')).toMatchObject({ result: { size: null, binary: 0, data: '' } });
-    const generic = convert('albumart2 "a" 0', text);
-    expect(generic).toMatchObject({ type: 'GenericAnswer', result: { entries: [{ size: '4525', type: 'image/png', binary: '6', data: payload.toString('base64') }] } });
+    // only albumart and readpicture send bytes: elsewhere `binary` is an ordinary key (a comment named so)
+    expect(convert('readcomments "a.flac"', 'binary: 6\nTITLE: x\nOK\n')).toEqual({
+      success: true,
+      type: 'ReadCommentsAnswer',
+      result: { values: { binary: '6', TITLE: 'x' } },
+    });
   });
 
   it('converts ACKs into the Ack envelope', () => {
@@ -221,8 +239,8 @@ describe('the answer converter', () => {
   });
 
   it('reads the changed subsystems of an idle reply, unknown ones included', () => {
-    expect(idleChanges(reply('changed: player\nchanged: mixer\nchanged: neighbor\nOK\n'))).toEqual(['player', 'mixer', 'neighbor']);
-    expect(idleChanges(reply('OK\n'))).toEqual([]);
+    expect(idleChanges(reply('idle', 'changed: player\nchanged: mixer\nchanged: neighbor\nOK\n'))).toEqual(['player', 'mixer', 'neighbor']);
+    expect(idleChanges(reply('idle', 'OK\n'))).toEqual([]);
   });
 });
 
@@ -235,7 +253,7 @@ describe('checking commands before they go to the daemon', () => {
     ['sta\0tus', 'NUL'],
     ['idle', 'idle'],
     ['idle player mixer', 'idle'],
-    ['NoIdle', 'noidle'],
+    ['NoIdle', 'lower-case'],
     ['command_list_begin', 'command list'],
     ['command_list_end', 'command list'],
     ['command_list_begin\nstatus', 'line break'],

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { framingOf } from '../../../server/player/protocol/command-line.js';
 import { parseAck, ProtocolError, quoteArg, ReplyReader, splitLine, type Reply } from '../../../server/player/protocol/reply.js';
 
-const read = (...chunks: Array<string | Buffer>): Reply[] => {
+/** The replies in `chunks`, each announced as the answer of `command`. */
+const readOf = (command: string, ...chunks: Array<string | Buffer>): Reply[] => {
   const out: Reply[] = [];
   const r = new ReplyReader((x) => out.push(x));
+  for (let i = 0; i < 8; i++) r.expect(framingOf(command));
   for (const c of chunks) r.push(Buffer.isBuffer(c) ? c : Buffer.from(c, 'utf8'));
   return out;
 };
+const read = (...chunks: Array<string | Buffer>): Reply[] => readOf('status', ...chunks);
+const readBinary = (...chunks: Array<string | Buffer>): Reply[] => readOf('albumart "a" 0', ...chunks);
 
 describe('the reply reader (daemon output recorded from mpd 0.23)', () => {
   it('splits lines at the first colon only: values with ": " and empty values survive', () => {
@@ -48,7 +53,7 @@ describe('the reply reader (daemon output recorded from mpd 0.23)', () => {
     const payload = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0a, 0x4f, 0x4b, 0x0a, 0x41, 0x43, 0x4b, 0x20, 0xff, 0x00]);
     const whole = Buffer.concat([Buffer.from(`size: 4525\ntype: image/png\nbinary: ${payload.length}\n`), payload, Buffer.from('\nOK\n')]);
     for (let cut = 1; cut < whole.length; cut++) {
-      const replies = read(whole.subarray(0, cut), whole.subarray(cut));
+      const replies = readBinary(whole.subarray(0, cut), whole.subarray(cut));
       expect(replies, `cut at ${cut}`).toHaveLength(1);
       const bin = replies[0]!.lines.find((l) => l.key === 'binary')!;
       expect(bin.value).toBe(String(payload.length));
@@ -56,8 +61,25 @@ describe('the reply reader (daemon output recorded from mpd 0.23)', () => {
     }
   });
 
+  // Regression: any `binary: N` line was read as binary framing, so a song with a comment
+  // key named `binary` made readcomments wait for bytes that never came (504).
+  it('reads binary chunks only in the answers of albumart and readpicture, also inside command lists', () => {
+    const [comments] = readOf('readcomments "a.flac"', 'binary: 5\nTITLE: x\nOK\n');
+    expect(comments).toEqual({ ok: true, lines: [{ key: 'binary', value: '5' }, { key: 'TITLE', value: 'x' }] });
+    const okList = readOf('command_list_ok_begin\nreadcomments "a"\nalbumart "a" 0\ncommand_list_end', 'binary: 3\nlist_OK\nsize: 2\nbinary: 2\nab\nlist_OK\nOK\n');
+    expect(okList[0]!.lines.map((l) => l.data?.toString() ?? l.value)).toEqual(['3', '', '2', 'ab', '']);
+    const plain = readOf('command_list_begin\nreadcomments "a"\nalbumart "a" 0\ncommand_list_end', 'binary: 3\nsize: 2\nbinary: 2\nab\nOK\n');
+    expect(plain[0]!.lines.map((l) => l.data?.toString() ?? l.value)).toEqual(['3', '2', 'ab']);
+  });
+
+  it('keeps the bytes of a value that is not valid UTF-8', () => {
+    const [r] = read(Buffer.concat([Buffer.from('file: caf'), Buffer.from([0xe9]), Buffer.from('.flac\nTitle: caf\u00e9\nOK\n')]));
+    expect(r!.lines[0]).toEqual({ key: 'file', value: 'caf\uFFFD.flac', raw: Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('.flac')]) });
+    expect(r!.lines[1]).toEqual({ key: 'Title', value: 'caf\u00e9' });
+  });
+
   it('reads an empty binary chunk', () => {
-    const [r] = read('size: 0\nbinary: 0\n\nOK\n');
+    const [r] = readBinary('size: 0\nbinary: 0\n\nOK\n');
     expect(r!.lines[1]!.data?.length).toBe(0);
   });
 
@@ -92,9 +114,9 @@ describe('the reply reader (daemon output recorded from mpd 0.23)', () => {
   });
 
   it('refuses garbage binary lengths and missing newlines after binary data', () => {
-    expect(() => read('binary: lots\n')).toThrow(ProtocolError);
-    expect(() => read('binary: -1\n')).toThrow(ProtocolError);
-    expect(() => read('binary: 2\nabXOK\n')).toThrow(ProtocolError);
+    expect(() => readBinary('binary: lots\n')).toThrow(ProtocolError);
+    expect(() => readBinary('binary: -1\n')).toThrow(ProtocolError);
+    expect(() => readBinary('binary: 2\nabXOK\n')).toThrow(ProtocolError);
   });
 
   it('quotes arguments: always double quotes, backslash and quote escaped', () => {

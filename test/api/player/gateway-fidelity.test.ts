@@ -1,0 +1,244 @@
+// Regressions found by checking the gateway against the daemon, each against a real mpd
+// whose library holds the troublesome tags and names (test/support/mpd-library.ts):
+// a comment key `binary` was read as binary framing (readcomments timed out with 504);
+// readcomments kept only the first of repeated keys and lost `constructor`/`toString`;
+// an ACK inside command_list_ok_begin dropped the answers of the commands before it;
+// `STATUS`, a leading space, form feed or vertical tab as separator (an `idle` past the
+// refusal) and over-long lines reached the daemon (502, or a hung connection);
+// names that are not valid UTF-8 came back with U+FFFD and could not be addressed again;
+// a 500×700 cover at size=600 was enlarged; errors under /api/v1 had the /api/v2 shape;
+// tagtypes with arguments answered GenericAnswer; a socket whose daemon stopped answering
+// got no frame and never closed.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startMpd, type MpdInstance } from '../../support/mpd.js';
+import { playerConfig } from '../../support/mpd-server.js';
+import { freePort } from '../../support/system.js';
+import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
+
+type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
+type Answer = { type: string; result: Json };
+
+const oddSong = 'Odd/Odd Album/01 - Odd.flac';
+
+describe('the gateway passes what the daemon says faithfully', () => {
+  let mpd: MpdInstance;
+  let s: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    mpd = await startMpd();
+    const unreachable = await freePort();
+    s = await startServer({
+      config: playerConfig(mpd, { connections: { gone: { host: '127.0.0.1', port: unreachable, timeout: '1 second' } } }),
+    });
+    token = await s.login(ADMIN.login, ADMIN.password);
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await mpd?.dispose();
+  });
+
+  const post = (command: string, path = '/api/v1/player') => s.request<Envelope>('POST', path, { command }, { token });
+  const postRaw = (bytes: Buffer) => s.request<Envelope>('POST', '/api/v1/player', { commandRaw: bytes.toString('base64') }, { token });
+
+  it('reads a comment key named binary as a value; binary data only follows albumart and readpicture, also in command lists', async () => {
+    const res = await post(`readcomments "${oddSong}"`);
+    expect(res.status).toBe(200);
+    expect(res.body.type).toBe('ReadCommentsAnswer');
+    expect((res.body.result!['values'] as Json)['binary']).toBe('5');
+
+    const list = await post(`command_list_ok_begin\nreadcomments "${oddSong}"\nalbumart "${oddSong}" 0\nreadcomments "${oddSong}"\ncommand_list_end`);
+    expect(list.status).toBe(200);
+    const answers = list.body.result!['answers'] as Answer[];
+    expect(answers.map((a) => a.type)).toEqual(['ReadCommentsAnswer', 'BinaryAnswer', 'ReadCommentsAnswer']);
+    const picture = answers[1]!.result as { binary: number; data: string; size: number };
+    expect(picture.binary).toBeGreaterThan(0);
+    expect((await sharp(Buffer.from(picture.data, 'base64')).metadata()).width).toBe(500);
+
+    const plain = await post(`command_list_begin\nreadcomments "${oddSong}"\ncommand_list_end`);
+    expect(plain.status).toBe(200);
+    expect(plain.body.result!['values']).toMatchObject({ binary: '5' });
+    const plainPicture = await post(`command_list_begin\nping\nalbumart "${oddSong}" 0\ncommand_list_end`);
+    expect(plainPicture.status).toBe(200);
+    expect(plainPicture.body.type).toBe('BinaryAnswer');
+    expect((plainPicture.body.result as { binary: number }).binary).toBe(picture.binary);
+  });
+
+  it('keeps every readcomments key and value: repeats as arrays, keys named like object properties', async () => {
+    const res = await post(`readcomments "${oddSong}"`);
+    expect(res.body.result!['values']).toEqual({
+      TITLE: 'Odd Song',
+      ARTIST: 'Artist Seven',
+      ALBUM: 'Odd Album',
+      TRACKNUMBER: '1',
+      binary: '5',
+      constructor: 'built',
+      toString: 'text',
+      MOOD: ['calm', 'bright'],
+    });
+  });
+
+  it('answers an ACK inside command_list_ok_begin with the ACK and the answers of the commands before it', async () => {
+    const res = await post('command_list_ok_begin\nping\nstatus\nplaylistinfo 999\nping\ncommand_list_end');
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('Ack');
+    expect(res.body.ack).toMatchObject({ position: 2, command: 'playlistinfo', code: { name: 'invalid_argument' } });
+    const answers = (res.body.result as { answers: Answer[] }).answers;
+    expect(answers.map((a) => a.type)).toEqual(['Empty', 'StatusAnswer']);
+    expect(answers[1]!.result).toMatchObject({ state: expect.any(String) });
+  });
+
+  it('refuses at the door what the daemon would not read as a command: 400 at once', async () => {
+    const long = `find "${'a'.repeat(70_000)}"`;
+    const bad = ['STATUS', ' status', 'Status', 'idle\fplayer', 'idle\vplayer', 'status\f', long, `command_list_begin\nping\nidle\fplayer\ncommand_list_end`, `command_list_begin\n status\ncommand_list_end`];
+    for (const command of bad) {
+      const started = Date.now();
+      const res = await post(command);
+      expect(res.status, JSON.stringify(command.slice(0, 40))).toBe(400);
+      expect(res.body).toEqual({ success: false, type: 'Error', error: { message: expect.any(String) } });
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+    // a line of exactly what the daemon reads still goes through (its ACK says the filter is wrong)
+    const longest = await post(`find "${'a'.repeat(8191 - 'find ""'.length)}"`);
+    expect(longest.body.type).toBe('Ack');
+    expect((await post('status\tx')).body.type).toBe('Ack');
+  });
+
+  it('carries names that are not valid UTF-8 as their bytes (fileRaw) and accepts them back as commandRaw', async () => {
+    const name = mpd.library.latin1Name;
+    const ls = await post('lsinfo "Odd/Odd Album"');
+    expect(ls.status).toBe(200);
+    const songs = (ls.body.result!['infos'] as Array<{ SongInfo?: { song: { file: string; fileRaw?: string } } }>).map((i) => i.SongInfo!.song);
+    const odd = songs.find((x) => x.fileRaw !== undefined)!;
+    expect(Buffer.from(odd.fileRaw!, 'base64')).toEqual(name);
+    expect(odd.file).toBe('Odd/Odd Album/02 - caf\uFFFD.flac');
+    expect(songs.find((x) => x.file === oddSong)!.fileRaw).toBeUndefined();
+
+    await post('clear');
+    const added = await postRaw(Buffer.concat([Buffer.from('add "'), name, Buffer.from('"')]));
+    expect(added.status).toBe(200);
+    expect(added.body.type).toBe('Empty');
+    const queue = await post('playlistinfo');
+    const queued = (queue.body.result!['songs'] as Array<{ song: { fileRaw?: string } }>)[0]!.song;
+    expect(Buffer.from(queued.fileRaw!, 'base64')).toEqual(name);
+    const found = await s.request<Envelope>('GET', '/api/v1/playerspecial/search?album=Odd%20Album', undefined, { token });
+    expect((found.body.result!['songs'] as Array<{ fileRaw?: string }>).filter((x) => x.fileRaw === name.toString('base64'))).toHaveLength(1);
+    await post('clear');
+
+    // the same checks apply to the bytes
+    expect((await postRaw(Buffer.from('idle\fplayer'))).status).toBe(400);
+    expect((await postRaw(Buffer.from('status\nkill'))).status).toBe(400);
+    expect((await s.request('POST', '/api/v1/player', { command: 'status', commandRaw: 'c3RhdHVz' }, { token })).status).toBe(400);
+  });
+
+  it('answers tagtypes clear, all, enable and disable with Empty', async () => {
+    for (const command of ['tagtypes clear', 'tagtypes all', 'tagtypes disable Artist', 'tagtypes enable Artist']) {
+      const res = await post(command);
+      expect(res.status, command).toBe(200);
+      expect(res.body, command).toEqual({ success: true, type: 'Empty', result: {} });
+    }
+  });
+
+  it('never enlarges a thumbnail: a 500×700 cover at size=600 becomes 500×500', async () => {
+    const res = await fetch(`${s.url}/api/v1/cover/album?name=Odd%20Album&size=600`, { headers: { 'Service-Auth': token } });
+    expect(res.status).toBe(200);
+    const m = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect([m.width, m.height]).toEqual([500, 500]);
+    const smaller = await fetch(`${s.url}/api/v1/cover/album?name=Odd%20Album&size=300`, { headers: { 'Service-Auth': token } });
+    const sm = await sharp(Buffer.from(await smaller.arrayBuffer())).metadata();
+    expect([sm.width, sm.height]).toEqual([300, 300]);
+  });
+
+  it('answers every error under /api/v1 with {success: false, type: "Error", error: {message}}', async () => {
+    const envelope = { success: false, type: 'Error', error: { message: expect.any(String) } };
+    const cases: Array<[string, Promise<{ status: number; body: unknown }>, number]> = [
+      ['missing command', s.request('POST', '/api/v1/player', {}, { token }), 400],
+      ['unknown field', s.request('POST', '/api/v1/player', { cmd: 'status' }, { token }), 400],
+      ['invalid JSON', s.request('POST', '/api/v1/player', undefined, { token, raw: '{"command":', headers: { 'Content-Type': 'application/json' } }), 400],
+      ['bad range', s.request('GET', '/api/v1/playerspecial/playlistinfo?range=x', undefined, { token }), 400],
+      ['bad pos', s.request('GET', '/api/v1/playerspecial/playlistinfo?pos=-1', undefined, { token }), 400],
+      ['unknown id', s.request('POST', '/api/v1/player/nope', { command: 'status' }, { token }), 404],
+      ['no token', s.request('POST', '/api/v1/player', { command: 'status' }), 401],
+      ['unreachable daemon', s.request('POST', '/api/v1/player/gone', { command: 'status' }, { token }), 502],
+      ['cover, unreachable daemon', s.request('GET', '/api/v1/cover/gone/album?name=Blue%20Album', undefined, { token, unchecked: true }), 502],
+      ['booklet, unreachable daemon', s.request('GET', '/api/v1/booklet/gone/album?name=Blue%20Album', undefined, { token, unchecked: true }), 502],
+      ['unknown route', s.request('GET', '/api/v1/nothing-here', undefined, { token, unchecked: true }), 404],
+    ];
+    for (const [what, pending, status] of cases) {
+      const res = await pending;
+      expect(res.status, what).toBe(status);
+      expect(res.body, what).toEqual(envelope);
+    }
+  });
+
+  it('accepts commandRaw in WebSocket frames; a refused frame is answered after the frames before it', async () => {
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
+    const frames: Envelope[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    try {
+      const command = Buffer.concat([Buffer.from('readcomments "'), mpd.library.latin1Name, Buffer.from('"')]);
+      ws.send(JSON.stringify({ commandRaw: command.toString('base64') }));
+      ws.send(JSON.stringify({ commandRaw: Buffer.from('STATUS').toString('base64') }));
+      for (let i = 0; i < 50 && frames.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(frames[0]).toMatchObject({ success: true, type: 'ReadCommentsAnswer', result: { values: { TITLE: 'Latin Song' } } });
+      expect(frames[1]).toMatchObject({ success: false, type: 'Error' });
+    } finally {
+      ws.terminate();
+    }
+  });
+
+  // Regression: a socket's waiting commands were not bounded; a flood of frames grew the queue without end.
+  it('refuses frames beyond the bound of waiting commands and answers every other one', async () => {
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
+    const frames: Envelope[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    try {
+      const sent = 1000;
+      for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ command: 'ping' }));
+      for (let i = 0; i < 200 && frames.length < sent; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(frames).toHaveLength(sent);
+      const refused = frames.filter((f) => f.type === 'Error');
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused[0]!.error!.message).toMatch(/Too many commands are waiting/);
+      expect(frames.filter((f) => f.type === 'Empty').length).toBe(sent - refused.length);
+    } finally {
+      ws.terminate();
+    }
+  });
+
+  it('sends an Error frame and closes a WebSocket with a reason when its daemon stops answering', async () => {
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
+    const frames: Envelope[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
+    const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    const pid = mpd.pid()!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      ws.send(JSON.stringify({ command: 'status' }));
+      const started = Date.now();
+      const end = await Promise.race([closed, new Promise<undefined>((r) => setTimeout(() => r(undefined), 8000))]);
+      expect(end, 'the socket closes').toBeDefined();
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(end!.code).toBe(1011);
+      expect(end!.reason).toMatch(/did not answer/);
+      expect(frames.at(-1)).toEqual({ success: false, type: 'Error', error: { message: expect.stringMatching(/did not answer within 3000 ms/) } });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      ws.terminate();
+    }
+  });
+});
