@@ -189,7 +189,31 @@ function openSqlite(path: string, log: Logger): Db {
     throw new Error(`Cannot open the SQLite database ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
   log.info('Database opened', { dialect: 'sqlite', path: file });
+  keepStatements(database);
   return wrap(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+}
+
+/** How many prepared statements of distinct SQL texts are kept. */
+const MAX_STATEMENTS = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most
+ * of Pier's queries. The statements are kept by their SQL text (bounded, the
+ * oldest dropped first). Safe because Kysely only runs them to completion
+ * (`all`, `run`): a statement is never in use by two queries at once.
+ */
+function keepStatements(database: SqliteDatabase.Database): void {
+  const prepare = database.prepare.bind(database);
+  const kept = new Map<string, SqliteDatabase.Statement>();
+  database.prepare = ((source: string) => {
+    let stmt = kept.get(source);
+    if (!stmt) {
+      stmt = prepare(source);
+      if (kept.size >= MAX_STATEMENTS) kept.delete(kept.keys().next().value!);
+      kept.set(source, stmt);
+    }
+    return stmt;
+  }) as typeof database.prepare;
 }
 
 /**
