@@ -1,5 +1,5 @@
 // Copies the non-TypeScript files the compiled server reads at run time.
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,10 +9,13 @@ for (const f of ['server/openapi.yml']) {
   mkdirSync(dirname(to), { recursive: true });
   cpSync(join(root, f), to);
 }
+// The server reads the OpenAPI document as JSON: parsing the YAML at start costs memory.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+writeFileSync(join(root, 'dist/server/openapi.json'), JSON.stringify(parseYaml(readFileSync(join(root, 'server/openapi.yml'), 'utf8'))));
 
 // Build information for GET /open/info/version.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 const git = (...args) => {
   try {
     return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

@@ -7,7 +7,6 @@
  */
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
 import { AppError } from '../../common/errors.js';
 import type { FileRecord } from '../shares/share.repository.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
@@ -56,6 +55,8 @@ const peek = async (src: Readable, n: number): Promise<Peeked> => {
 
 /** Writes the entries as a ZIP to `out`; resolves once the archive is complete, rejects when it could not be. */
 export const writeZip = async (entries: ZipEntry[], stores: StoreRegistry, out: Writable): Promise<void> => {
+  // archiver is loaded with the first ZIP, not at start
+  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 6 } });
   let current: Readable | undefined;
   let failure: unknown;

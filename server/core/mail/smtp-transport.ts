@@ -5,7 +5,7 @@
  * first byte), `check-certificates` and `timeout` (connecting, the greeting
  * and every later wait).
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../../config/types.js';
 import type { MailTransport, OutgoingMail } from './mail-transport.js';
@@ -32,11 +32,13 @@ export const listIdHeader = (listId: string): string => (listId.includes('<') ? 
 
 const addressText = (a: unknown): string => (typeof a === 'string' ? a : ((a as { address?: string })?.address ?? String(a)));
 
+/** nodemailer is loaded when the first mail is sent, not at start. */
 export const createSmtpTransport = (smtp: SmtpSettings): MailTransport => {
-  const transporter = nodemailer.createTransport(smtpOptions(smtp));
+  let transporter: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
+  const open = () => (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpOptions(smtp))));
   return {
     async send(mail: OutgoingMail) {
-      const info = await transporter.sendMail({
+      const info = await (await open()).sendMail({
         from: typeof mail.from === 'string' ? mail.from : { name: mail.from.name ?? '', address: mail.from.address },
         to: mail.to,
         ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
@@ -46,6 +48,6 @@ export const createSmtpTransport = (smtp: SmtpSettings): MailTransport => {
       });
       return { accepted: info.accepted.map(addressText), rejected: info.rejected.map(addressText) };
     },
-    close: () => transporter.close(),
+    close: () => void transporter?.then((t) => t.close()),
   };
 };

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { BinaryRef, BinaryStore } from './binary-store.js';
-import { asBuffer, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
+import { asBuffer, joinParts, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
 
 export interface DatabaseStoreOptions {
   id: string;
@@ -133,7 +133,8 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
       const head = partial ? await chunkData(ref.fileId, partial.nr) : undefined;
       let nextNr = last === undefined ? 0 : last.nr + 1;
       let pendingHead = head;
-      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, async (piece) => {
+      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, async (parts) => {
+        const piece = joinParts(parts);
         if (pendingHead && partial) {
           const whole = Buffer.concat([pendingHead, piece]);
           pendingHead = undefined;

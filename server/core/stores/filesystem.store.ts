@@ -178,12 +178,14 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
         if (!st.isFile()) throw refuse(ref.location, 'not a regular file');
         if (st.size !== offset) throw offsetConflict(offset, st.size);
         let position = offset;
-        return await writeInPieces(limitBytes(data, maxBytes), writeBytes, 0, async (piece) => {
-          let done = 0;
-          while (done < piece.length) {
-            const { bytesWritten } = await fh.write(piece, done, piece.length - done, position);
-            done += bytesWritten;
+        // the received chunks go to the file as they are, in one writev per piece: no copy
+        return await writeInPieces(limitBytes(data, maxBytes), writeBytes, 0, async (parts) => {
+          const rest = parts;
+          while (rest.length > 0) {
+            let { bytesWritten } = await fh.writev(rest, position);
             position += bytesWritten;
+            while (rest.length > 0 && bytesWritten >= rest[0]!.length) bytesWritten -= rest.shift()!.length;
+            if (bytesWritten > 0) rest[0] = rest[0]!.subarray(bytesWritten);
           }
         });
       } finally {

@@ -11,7 +11,6 @@ import type { BinaryStore, StoreRegistry } from './binary-store.js';
 import { createDatabaseStore } from './database.store.js';
 import { createFileSystemStore } from './filesystem.store.js';
 import { connectOrRetry } from './retrying.store.js';
-import { createS3Store } from './s3.store.js';
 
 export interface StoreDeps {
   db: Kysely<Database>;
@@ -28,6 +27,8 @@ const createStore = async (id: string, cfg: StoreConfig, deps: StoreDeps): Promi
     case 'file-system':
       return createFileSystemStore({ id, directory: cfg.directory, cleanEmptyDirs: cfg.cleanEmptyDirs });
     case 's3': {
+      // the AWS SDK is loaded only when an s3 store is configured
+      const { createS3Store } = await import('./s3.store.js');
       const connect = () =>
         createS3Store({
           id,

@@ -23,7 +23,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Logger } from '../../common/log.js';
 import type { BinaryRef, BinaryStore } from './binary-store.js';
-import { limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
+import { joinParts, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
 
 export interface S3StoreOptions {
   id: string;
@@ -202,7 +202,8 @@ export const createS3Store = async (opts: S3StoreOptions): Promise<BinaryStore> 
       const partial = last && last.size < chunkSize ? last : undefined;
       let head = partial ? await toBuffer(await body(partial.key)) : undefined;
       let nextNr = last ? last.nr + 1 : 0;
-      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.size : 0, async (piece) => {
+      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.size : 0, async (parts) => {
+        const piece = joinParts(parts);
         if (head && partial) {
           const whole = Buffer.concat([head, piece]);
           head = undefined;

@@ -35,10 +35,14 @@ export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: num
   }
 }
 
+/** The parts of a piece as one Buffer (no copy when there is one part). */
+export const joinParts = (parts: Buffer[]): Buffer => (parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+
 /**
  * Regroups a byte stream into pieces of exactly `size` bytes (the last one
  * may be shorter), starting with `first` bytes for the first piece (to fill
- * a partial chunk). Calls `write(piece)` for each complete piece and, when the
+ * a partial chunk). Calls `write(parts)` with the received chunks (views, not
+ * copies) that make up each complete piece and, when the
  * stream ends or fails, for what is pending, then rethrows any failure; so
  * everything received is written. Holds at most two pieces in memory
  * (one being written, one being filled).
@@ -47,7 +51,7 @@ export async function writeInPieces(
   data: AsyncIterable<Uint8Array>,
   size: number,
   first: number,
-  write: (piece: Buffer, final: boolean) => Promise<void>,
+  write: (parts: Buffer[], final: boolean) => Promise<void>,
 ): Promise<number> {
   let want = first > 0 ? first : size;
   let parts: Buffer[] = [];
@@ -58,7 +62,7 @@ export async function writeInPieces(
   let inflight: Promise<void> = Promise.resolve();
   const flush = async (final: boolean): Promise<void> => {
     if (have === 0) return;
-    const piece = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
+    const piece = parts;
     parts = [];
     const n = have;
     have = 0;

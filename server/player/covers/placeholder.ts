@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import Mustache from 'mustache';
-import sharp from 'sharp';
 import type { Logger } from '../../common/log.js';
+import { loadSharp } from './sharp.js';
 
 export interface Picture {
   data: Buffer;
@@ -62,6 +62,7 @@ export class Placeholders {
   }
 
   private async draw(name: string, size: number): Promise<Picture> {
+    const sharp = await loadSharp();
     const data = await sharp(Buffer.from(svgFor(name, size))).png().toBuffer();
     return { data, contentType: 'image/png', etag: etagOf(data) };
   }

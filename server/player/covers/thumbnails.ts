@@ -13,8 +13,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { Logger } from '../../common/log.js';
+import { loadSharp } from './sharp.js';
 
 export interface Source {
   path: string;
@@ -43,8 +43,8 @@ class Semaphore {
 const MAX_KNOWN = 10_000;
 
 /** The square crop of `input`, `size`×`size`, as JPEG (transparent parts on white). */
-const square = (input: string, size: number) =>
-  sharp(input).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).flatten({ background: '#ffffff' }).jpeg({ quality: 85 });
+const square = async (input: string, size: number) =>
+  (await loadSharp())(input).rotate().resize(size, size, { fit: 'cover', position: 'centre' }).flatten({ background: '#ffffff' }).jpeg({ quality: 85 });
 
 export class Thumbnailer {
   private readonly limit: Semaphore;
@@ -80,9 +80,9 @@ export class Thumbnailer {
         const file = await this.bucketFile(source, key, bucket);
         if (file === undefined) return undefined;
         if (bucket === size) return { kind: 'file', path: file };
-        return { kind: 'bytes', data: await this.limit.use(() => square(file, size).toBuffer()) };
+        return { kind: 'bytes', data: await this.limit.use(async () => (await square(file, size)).toBuffer()) };
       }
-      return { kind: 'bytes', data: await this.limit.use(() => square(source.path, size).toBuffer()) };
+      return { kind: 'bytes', data: await this.limit.use(async () => (await square(source.path, size)).toBuffer()) };
     } catch (e) {
       this.log.warn('Could not make a thumbnail; serving the original', { source: source.path, size, error: String(e) });
       return undefined;
@@ -92,7 +92,7 @@ export class Thumbnailer {
   private async dimensionsOf(source: Source, key: string): Promise<{ w: number; h: number }> {
     const known = this.dimensions.get(key);
     if (known) return known;
-    const meta = await sharp(source.path).metadata();
+    const meta = await (await loadSharp())(source.path).metadata();
     const dim = { w: meta.autoOrient?.width ?? meta.width ?? 0, h: meta.autoOrient?.height ?? meta.height ?? 0 };
     if (this.dimensions.size >= MAX_KNOWN) this.dimensions.clear();
     this.dimensions.set(key, dim);
@@ -116,7 +116,7 @@ export class Thumbnailer {
     const tmp = join(this.dir, `.tmp-${randomBytes(8).toString('hex')}.jpg`);
     try {
       await mkdir(this.dir, { recursive: true });
-      await square(source.path, size).toFile(tmp);
+      await (await square(source.path, size)).toFile(tmp);
       await rename(tmp, file);
       return file;
     } catch (e) {
