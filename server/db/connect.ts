@@ -13,8 +13,8 @@ import { chmodSync, closeSync, constants, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
-import mysql, { type PoolOptions } from 'mysql2';
-import pg from 'pg';
+import type { PoolOptions } from 'mysql2';
+import type pg from 'pg';
 import { silentLogger, type Logger } from '../common/log.js';
 import type { Database } from './schema.js';
 
@@ -137,8 +137,8 @@ export async function openDatabase(config: DatabaseConfig, logger: Logger = sile
   const where = { dialect: target.dialect, host: target.host, port: target.port, database: target.database, user };
   const dialect =
     target.dialect === 'postgres'
-      ? postgresDialect(target, user, password, log)
-      : mysqlDialect(target, user, password, log);
+      ? await postgresDialect(target, user, password, log)
+      : await mysqlDialect(target, user, password, log);
   const db = new Kysely<Database>({ dialect });
   try {
     await sql`select 1`.execute(db);
@@ -237,19 +237,21 @@ function makePrivate(file: string): void {
 const toNumber = (value: string): number => Number(value);
 
 /** INT8 and NUMERIC as JS numbers (pg returns strings); for this pool only. */
-const pgTypes = {
+const pgTypesOf = (types: typeof pg.types): pg.CustomTypesConfig => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if ((oid === 20 || oid === 1700) && format !== 'binary') return toNumber;
-    return pg.types.getTypeParser(oid, format ?? 'text');
+    return types.getTypeParser(oid, format ?? 'text');
   }) as pg.CustomTypesConfig['getTypeParser'],
-};
+});
 
-function postgresDialect(
+/** The driver of a network database is loaded only when one is configured. */
+async function postgresDialect(
   target: NetworkTarget,
   user: string,
   password: string,
   log: Logger,
-): Dialect {
+): Promise<Dialect> {
+  const { default: pg } = await import('pg');
   const { params } = target;
   const poolConfig: pg.PoolConfig = {
     host: target.host,
@@ -257,7 +259,7 @@ function postgresDialect(
     database: target.database,
     user,
     password,
-    types: pgTypes,
+    types: pgTypesOf(pg.types),
     max: 10,
   };
   for (const [key, value] of Object.entries(params)) {
@@ -291,12 +293,13 @@ function postgresDialect(
   return new PostgresDialect({ pool });
 }
 
-function mysqlDialect(
+async function mysqlDialect(
   target: NetworkTarget,
   user: string,
   password: string,
   log: Logger,
-): Dialect {
+): Promise<Dialect> {
+  const { default: mysql } = await import('mysql2');
   const options: PoolOptions = {
     host: target.host,
     port: target.port,

@@ -74,7 +74,7 @@ export class Thumbnailer {
       const dim = await this.dimensionsOf(source, key);
       if (dim.w <= size && dim.h <= size) return undefined;
       const side = Math.min(size, dim.w, dim.h);
-      if (side < size) return { kind: 'bytes', data: await this.limit.use(() => square(source.path, side).toBuffer()) };
+      if (side < size) return { kind: 'bytes', data: await this.limit.use(async () => (await square(source.path, side)).toBuffer()) };
       const bucket = this.buckets.find((b) => b >= size);
       if (bucket !== undefined && dim.w >= bucket && dim.h >= bucket && (dim.w > bucket || dim.h > bucket)) {
         const file = await this.bucketFile(source, key, bucket);
