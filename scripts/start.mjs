@@ -1,29 +1,14 @@
-// `npm start`: the desktop app when the Electron runtime is installed, otherwise the
-// headless server (an offline install sets ELECTRON_SKIP_BINARY_DOWNLOAD=1, which
-// leaves the electron package without its binary). Extra arguments are passed on.
-// `prestart` has already built dist/.
+// `npm start`: the desktop app, after fetching the Electron runtime on first use (see
+// electron-runtime.mjs); when that is not possible, one line saying why and the headless
+// server. Extra arguments are passed on. `prestart` has already built dist/.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureElectron } from './electron-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-
-/**
- * The path of the Electron executable, or null when there is none. Under plain Node
- * the electron package exports that path, and throws ('Electron failed to install
- * correctly') when its download was skipped or failed.
- */
-function electronExecutable() {
-  try {
-    const path = createRequire(import.meta.url)('electron');
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Runs the command with this terminal, forwards SIGINT/SIGTERM, and exits as it exits. */
 function run(command, commandArgs, env = process.env) {
@@ -58,15 +43,20 @@ function requireBuilt(relPath) {
   return path;
 }
 
-const electron = electronExecutable();
-if (electron !== null) {
+// The failed download is remembered in the data folder the headless server uses.
+const { defaultDataDir } = await import(pathToFileURL(requireBuilt('dist/server/config/data-dir.js')).href);
+const electron = await ensureElectron({
+  electronDir: join(root, 'node_modules', 'electron'),
+  stateFile: join(defaultDataDir(process.env), 'electron-download.json'),
+});
+if ('path' in electron) {
   requireBuilt('dist/main/index.js');
   // The app folder, not the script: Electron then reads package.json ("main" is
   // dist/main/index.js), so the app's name and version are Pier's own.
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
-  run(electron, [root, ...args], env);
+  run(electron.path, [root, ...args], env);
 } else {
-  console.log('Electron runtime not installed (offline install); running the headless server instead.');
+  console.log(`No Electron runtime: ${electron.reason}. Running the headless server instead.`);
   run(process.execPath, [requireBuilt('dist/server/cli.js'), ...args]);
 }

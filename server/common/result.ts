@@ -1,7 +1,7 @@
 /**
  * The generic result: business outcomes travel as values, not exceptions.
  * `code` names the outcome for clients that say it in their own words;
- * `message` is the English text (Sharry's clients show it as it is).
+ * `message` is the English text, which clients that ignore `code` show as it is.
  */
 export const resultCodes = [
   // failures that stop a request (`AppError`), by error code

@@ -1,5 +1,5 @@
 /**
- * Opens the database named by a JDBC-style URL (the seed's `jdbc.url`) with the
+ * Opens the database named by a JDBC-style URL (`backend.jdbc.url`) with the
  * matching Kysely dialect:
  *
  * - `jdbc:sqlite:<path>`: the embedded database (better-sqlite3, WAL mode);

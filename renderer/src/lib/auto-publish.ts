@@ -1,5 +1,5 @@
 // The user's auto-publish opt-out (only meaningful when the server enables
-// `autoPublishEnabled`), stored per browser like Sharry's `sharry-auto-publish`.
+// `autoPublishEnabled`), stored per browser.
 const key = 'service-auto-publish';
 
 /** true unless the user switched auto-publishing off in this browser */

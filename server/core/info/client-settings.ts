@@ -1,6 +1,6 @@
 import type { Config } from '../../config/types.js';
 
-/** The client settings object of the seed (`GET /open/info/appconfig`). */
+/** The client settings object (`GET /open/info/appconfig`). */
 export interface ClientSettings {
   appName: string;
   baseUrl: string;

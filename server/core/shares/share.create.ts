@@ -8,7 +8,7 @@ import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
 import { ownerOf, type Accessor } from './accessor.js';
 
-/** The seed's `ShareProperties` (validity in ms). */
+/** The API's `ShareProperties` (validity in ms). */
 export interface ShareProperties {
   name: string | null;
   validity: number;

@@ -1,4 +1,4 @@
-/** The share shapes of the API (seed names), as the routes answer them. */
+/** The share shapes of the API, with its field names, as the routes answer them. */
 
 /** One row of the share search. `published`: null when never or not currently published, else whether still valid. */
 export interface ShareListItem {

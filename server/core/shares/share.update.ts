@@ -1,7 +1,7 @@
 /**
  * The owner's changes to a share: name, description, validity, max views,
  * password, publish and unpublish. Every function first checks that the
- * accessor may manage the share (404 otherwise) and answers the seed's
+ * accessor may manage the share (404 otherwise) and answers the API's
  * messages; rule violations are `success: false` results.
  */
 import type { Kysely } from 'kysely';

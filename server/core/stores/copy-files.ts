@@ -11,8 +11,8 @@
  *   and could not be recognised at the next start (a file-system target would
  *   get a second `a (1).txt` on every restart). So after the run the target
  *   serves every file, the source keeps its bytes as a fallback the operator
- *   may remove, and a second run finds nothing left to copy. The intended use
- *   (seed): point `default-store` at the target, run once, disable.
+ *   may remove, and a second run finds nothing left to copy. The intended use:
+ *   point `default-store` at the target, run once, disable.
  * - An existing complete copy in a target that derives its location from the
  *   file id (database, S3) is not copied again, only recorded ("existed").
  * - "missing": `file_meta` declares bytes but the source has none.

@@ -133,8 +133,8 @@ export const shareSize = async (db: Db, shareId: string): Promise<number> => {
 /**
  * Marks a file complete: its length and received size become `length`, its
  * MIME type the detected one. The checksum is written only into a row whose
- * checksum is still `''` and never replaced by `''` (Sharry #1835: a late
- * metadata write wiped an already computed checksum).
+ * checksum is still `''` and never replaced by `''`, so a late metadata write
+ * cannot wipe an already computed checksum.
  */
 export const completeFile = async (
   db: Db,

@@ -1,7 +1,6 @@
 /**
  * The MIME type of a completed file, detected from its first bytes with the
- * file name and the uploader's declared type as hints (what Sharry does with
- * Apache Tika): magic numbers first (`file-type`); generic containers (zip,
+ * file name and the uploader's declared type as hints: magic numbers first (`file-type`); generic containers (zip,
  * OLE, XML) yield to a more specific type named by the extension; without
  * magic, the declared type, then the extension (`mime-types`), then a text
  * check, then `application/octet-stream`.

@@ -17,7 +17,7 @@ import { parseShareProperties } from './share-properties.js';
 import { removeCreated, storeStreamedFile, type CreatedFile } from './streamed-file.js';
 import { newShareRules, type UploadDeps } from './upload.deps.js';
 
-/** Sharry's defaults for a multipart upload without `meta`: 2 days, 30 views. */
+/** A multipart upload without `meta` makes a share valid for 2 days and 30 views. */
 export const DEFAULT_PROPERTIES: ShareProperties = {
   name: null,
   validity: 2 * 24 * 60 * 60 * 1000,

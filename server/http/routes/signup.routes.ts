@@ -11,7 +11,7 @@ export const signupRoutes: RouteModule = (api, { signup, auth }) => {
   const newInvite: RequestHandler = async (req, res) => {
     res.json(await signup.newInvite((req.body as { password: string }).password));
   };
-  // Under /admin the zone checks the token; the seed's /open paths check it themselves.
+  // Under /admin the zone checks the token; the /open paths check it themselves.
   api.route('post', '/api/v2/admin/signup/newinvite', newInvite);
   api.route('post', '/api/v2/open/signup/newinvite', requireUser(auth), requireAdmin, newInvite);
   api.route('post', '/api/v1/open/signup/newinvite', requireUser(auth), requireAdmin, newInvite);

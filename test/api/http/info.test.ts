@@ -16,7 +16,7 @@ describe('client settings and version', () => {
   });
   afterAll(() => s.stop());
 
-  it('answers every client-settings field of the seed with the defaults', async () => {
+  it('answers every client-settings field with the defaults', async () => {
     const res = await s.request('GET', '/api/v2/open/info/appconfig');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual([...FIELDS].sort());

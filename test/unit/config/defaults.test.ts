@@ -5,7 +5,7 @@ import { load, tempDir } from './helpers.js';
 import { loadConfig } from '../../../server/config/index.js';
 
 describe('defaults', () => {
-  it('loads without a file, with the seed and contract defaults', async () => {
+  it('loads without a file, with the documented defaults', async () => {
     const dataDir = tempDir();
     const { config: c, warnings } = await loadConfig({ defaults: { dataDir } });
     expect(warnings).toEqual([]);

@@ -1,0 +1,11 @@
+export declare const RETRY_AFTER_MS: number;
+export declare const DOWNLOAD_TIMEOUT_MS: number;
+export declare function electronExecutable(electronDir: string): string | null;
+export declare function ensureElectron(options: {
+  electronDir: string;
+  stateFile: string;
+  env?: NodeJS.ProcessEnv;
+  now?: number;
+  retryAfterMs?: number;
+  timeoutMs?: number;
+}): Promise<{ path: string } | { reason: string; tried: boolean }>;
