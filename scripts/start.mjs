@@ -43,11 +43,12 @@ function requireBuilt(relPath) {
   return path;
 }
 
-// The failed download is remembered in the data folder the headless server uses.
+// The failed download is remembered in the data folder the headless server uses
+// (`SERVICE_DATA_DIR` when given, else the default one).
 const { defaultDataDir } = await import(pathToFileURL(requireBuilt('dist/server/config/data-dir.js')).href);
 const electron = await ensureElectron({
   electronDir: join(root, 'node_modules', 'electron'),
-  stateFile: join(defaultDataDir(process.env), 'electron-download.json'),
+  stateFile: join(process.env.SERVICE_DATA_DIR?.trim() || defaultDataDir(process.env), 'electron-download.json'),
 });
 if ('path' in electron) {
   requireBuilt('dist/main/index.js');

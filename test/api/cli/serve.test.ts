@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,13 +136,23 @@ describe('the headless server command', () => {
 
   it('npm start without an Electron runtime says so in one line and runs the headless server', async () => {
     const data = tempDir();
-    const r = run(process.execPath, [join(root, 'scripts/start.mjs')], { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1' });
+    // the download goes to a closed port on loopback, so it fails at once and nothing leaves the machine
+    const env = { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1', ELECTRON_MIRROR: 'http://127.0.0.1:9/' };
+    const r = run(process.execPath, [join(root, 'scripts/start.mjs')], env);
     cleanups.push(() => r.child.kill('SIGKILL'));
     await waitFor(() => /Pier is running at/.exec(r.out()));
     const lines = r.out().split('\n');
-    expect(lines[0]).toBe('Electron runtime not installed (offline install); running the headless server instead.');
+    expect(lines[0]).toMatch(/^No Electron runtime: its download failed \(.*ECONNREFUSED.*\)\. Running the headless server instead\.$/);
     expect(lines.filter((l) => /Electron/.test(l))).toHaveLength(1);
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
+    // the failure is kept in the data folder: the next start does not try again
+    expect(JSON.parse(readFileSync(join(data, 'electron-download.json'), 'utf8'))).toMatchObject({ reason: expect.stringContaining('ECONNREFUSED') });
+    const again = run(process.execPath, [join(root, 'scripts/start.mjs')], env);
+    cleanups.push(() => again.child.kill('SIGKILL'));
+    await waitFor(() => /Pier is running at/.exec(again.out()));
+    expect(again.out().split('\n')[0]).toMatch(/^No Electron runtime: its download failed \d+ min ago \(.*ECONNREFUSED.*\); tried again after \d+ min/);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
   });
 });
