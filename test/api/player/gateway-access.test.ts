@@ -1,38 +1,13 @@
-// Regressions: plain player commands took a route of their own with a 2-second trust
-// cache for tokens, so a disabled or demoted account kept its access for the next
-// commands, and an open WebSocket kept it for good. Access is now checked on the one
-// request path at every request and before every WebSocket command.
-// And: the time a command waited for a pooled connection counted against the daemon's
-// timeout, so a busy but healthy daemon answered 504.
+// Access to the gateway is checked on the one request path at every request and before
+// every WebSocket command, so a disabled or demoted account loses it with its next
+// command. The time a command waits for a pooled connection does not count against the
+// daemon's timeout, so a busy but healthy daemon is not answered with 504.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
 import { playerConfig } from '../../support/mpd-server.js';
-import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
-
-type Envelope = { success: boolean; type: string; result?: Json; error?: { message: string } };
-
-/** A socket that collects frames and its close. */
-const openSocket = async (url: string, token: string) => {
-  const ws = new WebSocket(url, { headers: { 'Service-Auth': token } });
-  const frames: Envelope[] = [];
-  ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
-  const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  const next = async (type: string, from: number): Promise<Envelope> => {
-    for (let i = 0; i < 100; i++) {
-      const f = frames.slice(from).find((x) => x.type === type);
-      if (f) return f;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${type} frame: ${JSON.stringify(frames)}`);
-  };
-  return { ws, frames, closed, next };
-};
+import { openPlayerSocket as openSocket, type Envelope } from '../../support/player-socket.js';
+import { ADMIN, startServer, type TestServer } from '../../support/server.js';
 
 /**
  * A link to the daemon that passes every answer on after `delayMs`: a busy

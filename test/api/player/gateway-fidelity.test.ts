@@ -1,23 +1,20 @@
-// Regressions found by checking the gateway against the daemon, each against a real mpd
-// whose library holds the troublesome tags and names (test/support/mpd-library.ts):
-// a comment key `binary` was read as binary framing (readcomments timed out with 504);
-// readcomments kept only the first of repeated keys and lost `constructor`/`toString`;
-// an ACK inside command_list_ok_begin dropped the answers of the commands before it;
-// `STATUS`, a leading space, form feed or vertical tab as separator (an `idle` past the
-// refusal) and over-long lines reached the daemon (502, or a hung connection);
-// names that are not valid UTF-8 came back with U+FFFD and could not be addressed again;
-// a 500×700 cover at size=600 was enlarged; errors under /api/v1 had the /api/v2 shape;
-// tagtypes with arguments answered GenericAnswer; a socket whose daemon stopped answering
-// got no frame and never closed.
+// The gateway answers as the daemon does, against a real mpd whose library holds the
+// troublesome tags and names (test/support/mpd-library.ts): a comment key `binary` is a
+// key, not binary framing; readcomments keeps every key, repeated ones and
+// `constructor`/`toString` included; an ACK inside command_list_ok_begin keeps the
+// answers of the commands before it; `STATUS`, a leading space, form feed or vertical tab
+// as separator and over-long lines never reach the daemon; names that are not valid
+// UTF-8 come back addressable; a cover is never enlarged; errors under /api/v1 have the
+// /api/v1 shape; tagtypes with arguments answer Empty; a socket whose daemon
+// stops answering gets a frame and is closed.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
 import { playerConfig } from '../../support/mpd-server.js';
+import { openPlayerSocket, type Envelope } from '../../support/player-socket.js';
 import { freePort } from '../../support/system.js';
 import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
 
-type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
 type Answer = { type: string; result: Json };
 
 const oddSong = 'Odd/Odd Album/01 - Odd.flac';
@@ -174,13 +171,7 @@ describe('the gateway passes what the daemon says faithfully', () => {
   });
 
   it('accepts commandRaw in WebSocket frames; a refused frame is answered after the frames before it', async () => {
-    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
-    const frames: Envelope[] = [];
-    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
-    await new Promise((r, j) => {
-      ws.once('open', r);
-      ws.once('error', j);
-    });
+    const { ws, frames } = await openPlayerSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, token);
     try {
       const command = Buffer.concat([Buffer.from('readcomments "'), mpd.library.latin1Name, Buffer.from('"')]);
       ws.send(JSON.stringify({ commandRaw: command.toString('base64') }));
@@ -193,15 +184,9 @@ describe('the gateway passes what the daemon says faithfully', () => {
     }
   });
 
-  // Regression: a socket's waiting commands were not bounded; a flood of frames grew the queue without end.
+  // a flood of frames must not grow a socket's queue of waiting commands without end
   it('refuses frames beyond the bound of waiting commands and answers every other one', async () => {
-    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
-    const frames: Envelope[] = [];
-    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
-    await new Promise((r, j) => {
-      ws.once('open', r);
-      ws.once('error', j);
-    });
+    const { ws, frames } = await openPlayerSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, token);
     try {
       const sent = 1000;
       for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ command: 'ping' }));
@@ -217,14 +202,7 @@ describe('the gateway passes what the daemon says faithfully', () => {
   });
 
   it('sends an Error frame and closes a WebSocket with a reason when its daemon stops answering', async () => {
-    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers: { 'Service-Auth': token } });
-    const frames: Envelope[] = [];
-    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
-    const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: reason.toString() })));
-    await new Promise((r, j) => {
-      ws.once('open', r);
-      ws.once('error', j);
-    });
+    const { ws, frames, closed } = await openPlayerSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, token);
     const pid = mpd.pid()!;
     process.kill(pid, 'SIGSTOP');
     try {
