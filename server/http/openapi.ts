@@ -121,9 +121,8 @@ export class OpenApiRouter {
     return ajv.compile(JSON.parse(text) as object);
   }
 
+  /** The route's checks, compiled when the route is first requested: most routes never are. */
   private validator(op: Operation, params: Parameter[]): RequestHandler {
-    const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-    const body = bodySchema && this.compileRef(this.bodyAjv, bodySchema);
     const bodyRequired = op.requestBody?.required === true;
     const group = (where: 'query' | 'path') => {
       const list = params.filter((p) => p.in === where);
@@ -134,9 +133,14 @@ export class OpenApiRouter {
         required: list.filter((p) => p.required).map((p) => p.name),
       });
     };
-    const query = group('query');
-    const path = group('path');
+    let checks: { body?: ValidateFunction | undefined; query?: ValidateFunction | undefined; path?: ValidateFunction | undefined } | undefined;
+    const compile = () => {
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      return { body: bodySchema && this.compileRef(this.bodyAjv, bodySchema), query: group('query'), path: group('path') };
+    };
     return (req: Request, res: Response, next: NextFunction) => {
+      checks ??= compile();
+      const { body, query, path } = checks;
       if (path) {
         const values = { ...req.params };
         if (!path(values)) {

@@ -35,6 +35,7 @@ import {
   type AliasValues,
 } from './alias.repository.js';
 import type { AccountLight, AliasChange, AliasDetail, AliasRecord, OpenAlias } from './alias.types.js';
+import { linkLimit } from '../uploads/quota.js';
 
 export interface AliasServiceDeps {
   db: Kysely<Database>;
@@ -222,7 +223,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
         name: a.name,
         enabled: a.enabled,
         validity: a.validity,
-        maxSize: Math.min(a.maxSize ?? d.maxSize, d.maxSize),
+        maxSize: linkLimit(a.maxSize, d.maxSize),
         owner: a.ownerLogin,
         members: await memberCount(db, a.id),
         message: a.message,

@@ -109,14 +109,15 @@ export const setLength = async (db: Db, fileId: string, length: number): Promise
   await db.updateTable('file_meta').set({ length }).where('file_id', '=', fileId).execute();
 };
 
-/** The number of files of the share, complete or not. */
-export const fileCount = async (db: Db, shareId: string): Promise<number> => {
+/** How many files a share holds and the sum of their (declared or real) lengths, in one read. */
+export const shareUsage = async (db: Db, shareId: string): Promise<{ files: number; used: number }> => {
   const row = await db
-    .selectFrom('share_files')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('share_id', '=', shareId)
+    .selectFrom('share_files as sf')
+    .leftJoin('file_meta as fm', 'fm.file_id', 'sf.file_id')
+    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('fm.length'), eb.lit(0)).as('total')])
+    .where('sf.share_id', '=', shareId)
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return { files: Number(row?.n ?? 0), used: Number(row?.total ?? 0) };
 };
 
 /** The sum of the (declared or real) lengths of the share's files: what counts against `max-size`. */

@@ -12,7 +12,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { AppError, notFound } from '../../common/errors.js';
 import { formatSize } from '../../common/sizes.js';
 import type { Database } from '../../db/schema.js';
-import { fileCount, insertFile, setLength, shareSize, type NewFile } from './file.repository.js';
+import { insertFile, setLength, shareSize, shareUsage, type NewFile } from './file.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -22,6 +22,10 @@ export const quotaExceeded = (maxSize: number, remaining: number): AppError =>
     headers: { 'Tus-Max-Size': String(Math.max(0, remaining)) },
   });
 
+/** The size limit of a share that came through an upload link with limit `linkMax` (none: null). */
+export const linkLimit = (linkMax: number | string | null | undefined, maxSize: number): number =>
+  linkMax == null ? maxSize : Math.min(maxSize, Number(linkMax));
+
 /** The size limit of a share: `maxSize`, or the lower limit of the upload link it came through. */
 export const shareLimit = async (db: Db, shareId: string, maxSize: number): Promise<number> => {
   const row = await db
@@ -30,18 +34,27 @@ export const shareLimit = async (db: Db, shareId: string, maxSize: number): Prom
     .select('aliases.max_size')
     .where('shares.id', '=', shareId)
     .executeTakeFirst();
-  return row?.max_size == null ? maxSize : Math.min(maxSize, Number(row.max_size));
+  return linkLimit(row?.max_size, maxSize);
 };
 
-/** Locks the share row for the rest of the transaction; `not-found` when the share is gone. */
-const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<void> => {
+/**
+ * Locks the share row for the rest of the transaction and gives its size
+ * limit; `not-found` when the share is gone.
+ */
+const lockShare = async (trx: Transaction<Database>, shareId: string, maxSize: number): Promise<number> => {
   await trx
     .updateTable('shares')
     .set((eb) => ({ account_id: eb.ref('account_id') }))
     .where('id', '=', shareId)
     .execute();
-  const row = await trx.selectFrom('shares').select('id').where('id', '=', shareId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('shares')
+    .leftJoin('aliases', 'aliases.id', 'shares.alias_id')
+    .select(['shares.id', 'aliases.max_size'])
+    .where('shares.id', '=', shareId)
+    .executeTakeFirst();
   if (!row) throw notFound('The share');
+  return linkLimit(row.max_size, maxSize);
 };
 
 /**
@@ -52,12 +65,11 @@ const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<v
 export const reserveNewFile = async (db: Db, bounds: { maxSize: number; maxFiles: number }, file: NewFile): Promise<void> => {
   const { maxSize, maxFiles } = bounds;
   await db.transaction().execute(async (trx) => {
-    await lockShare(trx, file.shareId);
-    if ((await fileCount(trx, file.shareId)) >= maxFiles) {
+    const limit = await lockShare(trx, file.shareId, maxSize);
+    const { files, used } = await shareUsage(trx, file.shareId);
+    if (files >= maxFiles) {
       throw new AppError('too-large', `A share holds at most ${maxFiles} files.`, { reason: 'share.too-many-files' });
     }
-    const limit = await shareLimit(trx, file.shareId, maxSize);
-    const used = await shareSize(trx, file.shareId);
     if (used + file.length > limit) throw quotaExceeded(limit, limit - used);
     await insertFile(trx, file);
   });
@@ -77,8 +89,7 @@ export const growReservation = async (
   step: number,
 ): Promise<number> =>
   db.transaction().execute(async (trx) => {
-    await lockShare(trx, f.shareId);
-    const limit = await shareLimit(trx, f.shareId, maxSize);
+    const limit = await lockShare(trx, f.shareId, maxSize);
     const free = limit - (await shareSize(trx, f.shareId));
     if (free < need) throw quotaExceeded(limit, free);
     const reserved = f.reserved + Math.max(need, Math.min(step, Math.floor(free / 8)));

@@ -40,11 +40,11 @@ export interface TusUploads {
   /** `not-found` unless the accessor may use the share (and the file belongs to it, when given). */
   requireAccess(a: Accessor, shareId: string, fileId?: string): Promise<void>;
   /**
-   * Creates the file; `bad-request` for a name or type with control
-   * characters or a type that is no MIME type, `too-large` (with
-   * `Tus-Max-Size`) when the share lacks room.
+   * Creates the file in a share the request passed `requireAccess` for;
+   * `bad-request` for a name or type with control characters or a type that
+   * is no MIME type, `too-large` (with `Tus-Max-Size`) when the share lacks room.
    */
-  create(a: Accessor, shareId: string, info: TusFileInfo): Promise<void>;
+  create(shareId: string, info: TusFileInfo): Promise<void>;
   /** The bytes the share still takes (`max-size` less what its files hold or reserved), at least 0. */
   room(shareId: string): Promise<number>;
   /** Declared length and stored offset, or undefined when the share holds no file `id`. */
@@ -117,8 +117,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
       if (fileId !== undefined && !(await fileInShare(db, shareId, fileId))) throw notFound('The upload');
     },
 
-    async create(a, shareId, info) {
-      await requireShareAccess(db, a, shareId);
+    async create(shareId, info) {
       if (!Number.isSafeInteger(info.length) || info.length < 0) throw badRequest('Upload-Length', 'The upload length must be a non-negative integer.');
       checkNameAndType(info);
       const share = await db.selectFrom('shares').select('name').where('id', '=', shareId).executeTakeFirstOrThrow();

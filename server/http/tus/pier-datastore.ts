@@ -11,7 +11,7 @@ import type { TusUploads } from '../../core/uploads/tus-uploads.js';
 export const uploadKey = (shareId: string, fileId: string): string => `${shareId}/${fileId}`;
 
 /** The parts of an `uploadKey`; undefined for anything else. Ids never hold a `/`. */
-export const parseUploadKey = (key: string): { shareId: string; fileId: string } | undefined => {
+const parseUploadKey = (key: string): { shareId: string; fileId: string } | undefined => {
   const parts = key.split('/');
   if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
   return { shareId: parts[0]!, fileId: parts[1]! };
@@ -24,9 +24,9 @@ const partsOf = (key: string): { shareId: string; fileId: string } => {
 };
 
 /**
- * The tus data store over Pier's binary stores. Creation itself happens in
- * the server's `onUploadCreate` hook, which knows the share and the accessor;
- * `create` only confirms it. Offsets always come from the binary store. Ids
+ * The tus data store over Pier's binary stores, for the requests the tus
+ * server answers (HEAD, OPTIONS, DELETE); creation and appending are answered
+ * by the tus handler. Offsets always come from the binary store. Ids
  * are `uploadKey`s: a file outside the key's share is not found.
  */
 export class PierDataStore extends DataStore {

@@ -2,9 +2,11 @@
  * tus on `@tus/server`, mounted per upload prefix (`/api/v2/sec/upload`, and
  * by the alias issue `/api/v2/alias/upload`) with an accessor resolver.
  *
- * Before the tus server sees a request, the express handler resolves the
- * accessor, checks that the share (and the file) is accessible (404
- * otherwise, on every tus request) and maps Pier's headers onto tus':
+ * The express handler first resolves the accessor and checks that the share
+ * (and the file) is accessible (404 otherwise, on every tus request). It
+ * answers creation (POST) and appending (PATCH) itself, streaming the body
+ * into the store; HEAD, OPTIONS and DELETE go to the tus server. Pier's
+ * headers map onto tus':
  * `Service-File-Length` → `Upload-Length`; a missing `Tus-Resumable` is
  * taken as 1.0.0 (plain curl clients do not send it); a POST to an
  * upload appends like PATCH (`X-HTTP-Method-Override: PATCH`, or a plain
@@ -19,7 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server, type ServerOptions } from '@tus/server';
+import { Metadata, Server, type ServerOptions } from '@tus/server';
 import type { Locker } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
 import { badRequest } from '../../common/errors.js';
@@ -30,17 +32,15 @@ import { decodeHeaderName } from '../../core/uploads/file-name.js';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
 import { drain } from '../drain.js';
 import { statusOf, toKnownError } from '../error-mapping.js';
-import { parseUploadKey, PierDataStore, uploadKey } from './pier-datastore.js';
+import { PierDataStore, uploadKey } from './pier-datastore.js';
 
 export type AccessorResolver = (req: Request, res: Response) => Accessor | Promise<Accessor>;
 
 interface TusContext {
-  accessor: Accessor;
+  /** the share the request passed its access check for */
   shareId: string;
   /** the checked file id of the route, for requests to an upload */
   fileId: string | undefined;
-  /** absolute URL of `.../{shareId}/files/tus` */
-  endpoint: string;
 }
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
@@ -103,6 +103,53 @@ const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: str
   return { status_code: 500, body: `An unexpected error occurred (error id ${errorId}).\n` };
 };
 
+/** A tus answer with a text body (none once the head is sent). */
+const answer = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
+  if (!res.headersSent) res.writeHead(status, { 'Tus-Resumable': '1.0.0', 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(body);
+};
+
+/** A non-negative safe integer written plainly (no sign, exponent or leading zeros). */
+const isCount = (v: string | undefined): boolean => {
+  const n = Number(v);
+  return v !== undefined && Number.isSafeInteger(n) && n >= 0 && String(n) === v;
+};
+
+/**
+ * The headers of a creation the tus protocol defines, each checked as the tus
+ * server checks them; the names of the invalid ones, in this order.
+ */
+const invalidCreationHeaders = (h: IncomingMessage['headers']): string[] => {
+  const value = (name: string): string | undefined => (typeof h[name] === 'string' ? (h[name] as string) : undefined);
+  const invalid: string[] = [];
+  if (value('tus-resumable') !== '1.0.0') invalid.push('tus-resumable');
+  if (value('upload-length') !== undefined && !isCount(value('upload-length'))) invalid.push('upload-length');
+  if (value('upload-offset') !== undefined && !isCount(value('upload-offset'))) invalid.push('upload-offset');
+  if (value('upload-metadata') !== undefined && parseMetadata(value('upload-metadata')!) === undefined) invalid.push('upload-metadata');
+  return invalid;
+};
+
+const parseMetadata = (raw: string): Record<string, string | null> | undefined => {
+  try {
+    return Metadata.parse(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The file's name and type: Pier's percent-encoded headers, else the tus metadata `filename` and `filetype`. */
+const nameAndType = (headers: IncomingMessage['headers'], metadata: Record<string, string | null>): { name: string; type: string } => {
+  const rawName = headers['service-file-name'];
+  let name = metadata['filename'] ?? '';
+  if (typeof rawName === 'string') {
+    const decoded = decodeHeaderName(rawName);
+    if (decoded === undefined) throw badRequest('Service-File-Name', 'Service-File-Name must be percent-encoded UTF-8.');
+    name = decoded;
+  }
+  const rawType = headers['service-file-type'];
+  const type = typeof rawType === 'string' && rawType !== '' ? rawType : (metadata['filetype'] ?? '');
+  return { name, type };
+};
+
 /** The express handler of every tus route of one mount. */
 export const createTusHandler = (mount: TusMount): RequestHandler => {
   const contexts = new WeakMap<IncomingMessage, TusContext>();
@@ -119,27 +166,9 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     // one request per upload at a time, in this process and across servers sharing the database
     locker,
     allowedOrigins: () => false,
-    namingFunction: (req) => uploadKey(contextOf(req).shareId, randomId()),
     getFileIdFromRequest: (req) => {
       const { shareId, fileId } = contextOf(req);
       return fileId === undefined ? undefined : uploadKey(shareId, fileId);
-    },
-    generateUrl: (req, { id }) => `${contextOf(req).endpoint}/${parseUploadKey(id)!.fileId}`,
-    onUploadCreate: async (req, upload) => {
-      const ctx = contextOf(req);
-      const { fileId } = parseUploadKey(upload.id)!;
-      const headers = nodeOf(req).req.headers;
-      const rawName = headers['service-file-name'];
-      let name = upload.metadata?.['filename'] ?? '';
-      if (typeof rawName === 'string') {
-        const decoded = decodeHeaderName(rawName);
-        if (decoded === undefined) throw badRequest('Service-File-Name', 'Service-File-Name must be percent-encoded UTF-8.');
-        name = decoded;
-      }
-      const rawType = headers['service-file-type'];
-      const type = typeof rawType === 'string' && rawType !== '' ? rawType : (upload.metadata?.['filetype'] ?? '');
-      await mount.uploads.create(ctx.accessor, ctx.shareId, { id: fileId, length: upload.size ?? -1, name, type });
-      return {};
     },
     onResponseError: (req, err) => errorAnswer(err, nodeOf(req).res, mount.log, req.method),
   });
@@ -152,9 +181,7 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
    * equal to the stored offset (409), nothing beyond the declared length (413).
    */
   const patch = async (req: IncomingMessage, res: ServerResponse, shareId: string, fid: string, plainPost: boolean): Promise<void> => {
-    const text = (status: number, body: string, headers: Record<string, string> = {}) => {
-      if (!res.headersSent) res.writeHead(status, { 'Tus-Resumable': '1.0.0', 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(body);
-    };
+    const text = (status: number, body: string, headers?: Record<string, string>) => answer(res, status, body, headers);
     if (!plainPost && req.headers['content-type'] !== 'application/offset+octet-stream') {
       return text(415, 'Content-Type must be application/offset+octet-stream.\n');
     }
@@ -190,6 +217,40 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     }
   };
 
+  /**
+   * POST, creating an upload (with its first bytes when the body is
+   * `application/offset+octet-stream`), is answered here as well: the body
+   * goes straight into the store. Nobody knows the new upload's id before the
+   * answer, so no other request can hold its lock.
+   */
+  const create = async (req: IncomingMessage, res: ServerResponse, shareId: string, endpoint: string): Promise<void> => {
+    refuseUnofferedExtensions(req);
+    const serviceLength = req.headers['service-file-length'];
+    if (req.headers['upload-length'] === undefined && typeof serviceLength === 'string') setHeader(req, 'Upload-Length', serviceLength.trim());
+    const invalid = invalidCreationHeaders(req.headers);
+    if (invalid.length > 0) return answer(res, 400, `Invalid ${invalid.join(' ')}\n`);
+    const lengthHeader = req.headers['upload-length'];
+    if (typeof lengthHeader !== 'string') return answer(res, 400, 'Upload-Length or Upload-Defer-Length header required\n');
+    const length = Number(lengthHeader);
+    const withBytes = req.headers['content-type'] === 'application/offset+octet-stream';
+    if (withBytes && Number(req.headers['content-length'] ?? 0) > length) return answer(res, 413, 'The body goes beyond the declared upload length.\n');
+    const rawMetadata = req.headers['upload-metadata'];
+    const metadata = (typeof rawMetadata === 'string' ? parseMetadata(rawMetadata) : undefined) ?? {};
+    const fid = randomId();
+    try {
+      await mount.uploads.create(shareId, { id: fid, length, ...nameAndType(req.headers, metadata) });
+      const headers: Record<string, string> = { 'Tus-Resumable': '1.0.0', Location: `${endpoint}/${fid}` };
+      if (withBytes) headers['Upload-Offset'] = String(await mount.uploads.write(shareId, fid, 0, req));
+      res.writeHead(201, headers).end();
+    } catch (e) {
+      const failure = errorAnswer(e, res, mount.log, 'POST');
+      // Read the rest of the body first: a client still sending would see a reset instead of the answer.
+      await drain(req);
+      if (failure) answer(res, failure.status_code, failure.body);
+      else answer(res, 400, 'The request could not be read.\n');
+    }
+  };
+
   return async (req, res) => {
     const accessor = await mount.accessor(req, res);
     const shareId = String(req.params['id']);
@@ -200,17 +261,13 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     if (override !== undefined && !(req.method === 'POST' && fid !== undefined && String(override).toUpperCase() === 'PATCH')) {
       throw badRequest('X-HTTP-Method-Override', 'X-HTTP-Method-Override is understood only as PATCH, on a POST to an upload.');
     }
-    if (req.method === 'POST' && fid === undefined) {
-      refuseUnofferedExtensions(req);
-      const serviceLength = req.headers['service-file-length'];
-      if (req.headers['upload-length'] === undefined && typeof serviceLength === 'string') setHeader(req, 'Upload-Length', serviceLength.trim());
-    }
     // A POST to an upload appends like PATCH: with the override header under PATCH's rules, without it
     // (plain scripts) whatever its content type and from offset 0 when Upload-Offset is missing.
     if ((req.method === 'PATCH' || req.method === 'POST') && fid !== undefined) return patch(req, res, shareId, fid, req.method === 'POST' && override === undefined);
     // the most a new upload may hold now, announced before a client starts
     if (req.method === 'OPTIONS' || req.method === 'HEAD') res.setHeader('Tus-Max-Size', String(await mount.uploads.room(shareId)));
-    contexts.set(req, { accessor, shareId, fileId: fid, endpoint: `${mount.baseUrl(req)}${mount.prefix}/${shareId}/files/tus` });
+    if (req.method === 'POST') return create(req, res, shareId, `${mount.baseUrl(req)}${mount.prefix}/${shareId}/files/tus`);
+    contexts.set(req, { shareId, fileId: fid });
     await server.handle(req, res);
   };
 };
