@@ -1,5 +1,3 @@
-export declare const RETRY_AFTER_MS: number;
-export declare const DOWNLOAD_TIMEOUT_MS: number;
 export declare function electronExecutable(electronDir: string): string | null;
 export declare function ensureElectron(options: {
   electronDir: string;

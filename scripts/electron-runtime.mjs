@@ -11,9 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** How long a failed download keeps the next starts from trying again. */
-export const RETRY_AFTER_MS = 6 * 60 * 60 * 1000;
+const RETRY_AFTER_MS = 6 * 60 * 60 * 1000;
 /** The longest a download may take before it counts as failed. */
-export const DOWNLOAD_TIMEOUT_MS = 15 * 60 * 1000;
+const DOWNLOAD_TIMEOUT_MS = 15 * 60 * 1000;
 
 const captureReason = join(dirname(fileURLToPath(import.meta.url)), 'electron-install-reason.mjs');
 

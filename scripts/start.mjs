@@ -43,8 +43,8 @@ function requireBuilt(relPath) {
   return path;
 }
 
-// The failed download is remembered in the data folder the headless server uses
-// (`SERVICE_DATA_DIR` when given, else the default one).
+// The failed download is remembered in the data folder: `SERVICE_DATA_DIR` when
+// given, else the default one (a `data-dir` in a configuration file is not read here).
 const { defaultDataDir } = await import(pathToFileURL(requireBuilt('dist/server/config/data-dir.js')).href);
 const electron = await ensureElectron({
   electronDir: join(root, 'node_modules', 'electron'),

@@ -111,7 +111,7 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       if (server) throw new Error('The server is already running.');
       app = await buildApp(config, log, clock, { events, ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}) });
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
-      const s = createHttpServer(httpOptions(config.limits), app.http.listener);
+      const s = createHttpServer(httpOptions(config.limits), app.http.app);
       // over the cap a new connection is closed at once; the timeouts reap idle ones so new clients get in
       s.maxConnections = config.limits.connections;
       limitConnectionsPerAddress(s, config.limits.connectionsPerAddress, config.trustedProxies);

@@ -14,7 +14,7 @@ const check = (what: string, sizes: number[], count: number, size: number): void
 };
 
 /** An anchor that stores uploads as files of `dir` (tus' `.json` info files aside). */
-export const dirContender = (name: string, pid: number, dir: string, run: () => Promise<Transfer>, count: number, size: number): Contender => ({
+const dirContender = (name: string, pid: number, dir: string, run: () => Promise<Transfer>, count: number, size: number): Contender => ({
   name,
   pid,
   run,

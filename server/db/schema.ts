@@ -41,11 +41,11 @@ export interface AliasTable {
   enabled: number;
   created: number;
   /** plain text for guests, or null (migration 0005) */
-  message?: string | null;
+  message: string | null;
   /** bytes one share of the link may hold, or null for `share.max-size` (migration 0005) */
-  max_size?: number | null;
+  max_size: number | null;
   /** epoch ms after which the link takes no uploads, or null (migration 0005) */
-  expires?: number | null;
+  expires: number | null;
 }
 
 export interface AliasMemberTable {
@@ -67,9 +67,9 @@ export interface ShareTable {
   description: string | null;
   created: number;
   /** the name a guest gave when sending, cleaned (migration 0005) */
-  sender?: string | null;
+  sender: string | null;
   /** the name the server composed for a guest share, while it stands (migration 0005) */
-  auto_name?: string | null;
+  auto_name: string | null;
 }
 
 export interface PublishShareTable {

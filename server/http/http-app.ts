@@ -1,5 +1,4 @@
 import cookieParser from 'cookie-parser';
-import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { notFound } from '../common/errors.js';
 import { errorHandler } from './error-mapping.js';
@@ -52,8 +51,6 @@ export interface HttpApp {
   routes: ReadonlySet<string>;
   /** the player WebSocket: attach `upgrade` to the node:http server; `close` ends every socket */
   sockets: PlayerSockets;
-  /** the node:http request listener: every request, the player's commands included, goes through `app` */
-  listener: RequestListener;
 }
 
 /**
@@ -100,6 +97,5 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  const listener: RequestListener = app;
-  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), listener };
+  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps) };
 };

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { parse as parseYaml } from 'yaml';
 import { badRequest } from '../common/errors.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -39,7 +39,7 @@ const openApiJsonUrl = new URL('../openapi.json', import.meta.url);
 export const loadOpenApi = (): { text: string; doc: OpenApiDocument } => {
   const text = readFileSync(openApiUrl, 'utf8');
   // running from the sources (tests) there is no JSON: the YAML is parsed
-  const doc = existsSync(openApiJsonUrl) ? JSON.parse(readFileSync(openApiJsonUrl, 'utf8')) : parseYaml(text);
+  const doc = existsSync(openApiJsonUrl) ? JSON.parse(readFileSync(openApiJsonUrl, 'utf8')) : (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
   return { text, doc: doc as OpenApiDocument };
 };
 

@@ -64,7 +64,7 @@ const fromOtherOrigin = (req: IncomingMessage, links: Links): boolean => {
 export const crossOriginWithCookie = (req: IncomingMessage, links: Links): boolean => cookieOnly(req) && fromOtherOrigin(req, links);
 
 /** True for an unsafe request (POST, PUT, PATCH, DELETE) that `crossOriginWithCookie` describes. */
-export const isRefusedCrossOrigin = (req: IncomingMessage, links: Links): boolean =>
+const isRefusedCrossOrigin = (req: IncomingMessage, links: Links): boolean =>
   UNSAFE.has(req.method ?? '') && crossOriginWithCookie(req, links);
 
 /**

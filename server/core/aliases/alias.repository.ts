@@ -2,9 +2,9 @@
  * Alias rows and their members. Plain functions taking `db` (or a
  * transaction) first, so one transaction spans several of them.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { randomId } from '../../common/ids.js';
-import { fromBool, toBool, type Database } from '../../db/schema.js';
+import { fromBool, toBool, type AliasTable, type Database } from '../../db/schema.js';
 import { containsIgnoreCase } from '../../db/sql-helpers.js';
 import type { AccountLight, AliasRecipient, AliasRecord } from './alias.types.js';
 
@@ -17,21 +17,10 @@ const aliasWithOwner = (db: Db) =>
     .selectAll('aliases')
     .select(['accounts.login as owner_login', 'accounts.state as owner_state']);
 
-type AliasRow = {
-  id: string;
-  account_id: string;
-  name: string;
-  validity: number;
-  enabled: number;
-  created: number;
-  message?: string | null;
-  max_size?: number | string | null;
-  expires?: number | string | null;
-  owner_login: string;
-  owner_state: string;
-};
+type AliasRow = Selectable<AliasTable> & { owner_login: string; owner_state: string };
 
-const numberOrNull = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+/** Counts come back as strings from some drivers. */
+const numberOrNull = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 const toAlias = (r: AliasRow): AliasRecord => ({
   id: r.id,
@@ -42,7 +31,7 @@ const toAlias = (r: AliasRow): AliasRecord => ({
   validity: Number(r.validity),
   enabled: toBool(r.enabled),
   created: Number(r.created),
-  message: r.message ?? null,
+  message: r.message,
   maxSize: numberOrNull(r.max_size),
   expires: numberOrNull(r.expires),
 });

@@ -11,7 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { formatDuration } from '../../common/durations.js';
-import { badRequest, forbidden, notFound } from '../../common/errors.js';
+import { forbidden, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import { formatSize } from '../../common/sizes.js';
@@ -65,9 +65,6 @@ export interface AliasService {
   canSee(accountId: string, aliasId: string): Promise<boolean>;
 }
 
-/** Characters the message for guests may have. */
-export const MAX_ALIAS_MESSAGE = 2000;
-
 /** The members to store: given order, no duplicates, never the owner. */
 const cleanMembers = (ownerId: string, members: string[]): string[] => [...new Set(members)].filter((m) => m !== ownerId);
 
@@ -99,10 +96,8 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
 
   /** The values to store: what the change gives, else what `current` has (modify) or none (create). */
   const valuesOf = (change: AliasChange, current?: AliasRecord): AliasValues => {
+    // its length is bounded by the request schema; trimming only shortens it
     const message = change.message === undefined ? (current?.message ?? null) : change.message?.trim() || null;
-    if (message !== null && message.length > MAX_ALIAS_MESSAGE) {
-      throw badRequest('message', `The message for guests may have at most ${MAX_ALIAS_MESSAGE} characters.`);
-    }
     return {
       name: change.name,
       validity: change.validity,

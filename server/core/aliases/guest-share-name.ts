@@ -8,7 +8,7 @@
 import { badRequest } from '../../common/errors.js';
 
 /** Characters a sender's name may have, after cleaning. */
-export const MAX_SENDER = 100;
+const MAX_SENDER = 100;
 
 // Controls and line or paragraph separators: each becomes a space.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point

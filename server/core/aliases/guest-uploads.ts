@@ -74,7 +74,7 @@ const nameShare = async (db: Kysely<Database>, rules: NamingRules, shareId: stri
   if (!share) return '';
   const unnamed = !share.name || share.name === share.auto_name;
   if (!unnamed) return share.name!;
-  const name = guestShareName({ sender: share.sender ?? null, created: Number(share.created) }, files, rules);
+  const name = guestShareName({ sender: share.sender, created: Number(share.created) }, files, rules);
   if (name === share.name) return name;
   await db
     .updateTable('shares')

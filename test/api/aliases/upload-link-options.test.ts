@@ -58,6 +58,9 @@ describe('upload links: message, size limit, expiry', () => {
     expect(long.body.message).toContain('message');
     const ok = await s.request<Result>('POST', '/api/v2/sec/alias', { name: 'Chatty', validity: DAY, enabled: true, message: 'x'.repeat(2000) }, { token: alice.token });
     expect(ok.body.success).toBe(true);
+    // characters, not UTF-16 units: 2000 emoji are 2000 characters
+    const emoji = await s.request<Result>('POST', '/api/v2/sec/alias', { name: 'Smiley', validity: DAY, enabled: true, message: '🙂'.repeat(2000) }, { token: alice.token });
+    expect(emoji.body.success).toBe(true);
 
     for (const bad of [{ maxSize: 0 }, { maxSize: -5 }, { maxSize: '1M' }, { expires: 'tomorrow' }, { message: 42 }]) {
       const res = await s.request<Result>('POST', '/api/v2/sec/alias', { name: 'Bad', validity: DAY, enabled: true, ...bad }, { token: alice.token });

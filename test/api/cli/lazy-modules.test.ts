@@ -21,7 +21,7 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
   return pathToFileURL(join(dir, 'record.mjs')).href;
 };
 
-const heavy = ['@aws-sdk/client-s3', 'sharp', 'nodemailer', 'archiver', 'pg', 'mysql2'];
+const heavy = ['@aws-sdk/client-s3', 'sharp', 'nodemailer', 'archiver', 'pg', 'mysql2', 'yaml'];
 
 describe('modules a configuration does not use', () => {
   let dir: string;
