@@ -311,3 +311,46 @@ test("an owner's upload cut by a reload is pointed out on the new-share page and
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Regression: leaving the page mid-upload ended the batch as if it were through, so the
+// owner's half-sent share was published and the guest's send was closed (its owner told,
+// the continuation forgotten).
+test('leaving the page mid-upload publishes nothing and keeps the send to continue', async ({ userPage: page, browser, api, user, server }) => {
+  page.on('dialog', (d) => void d.accept());
+  await page.goto('/app/share');
+  await page.getByLabel('Name').fill('Left behind');
+  await throttleUpload(page, 1 * MiB);
+  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(6 * MiB) });
+  await page.locator('[data-test=submit-share]').click();
+  const row = page.locator('[data-test=upload-progress] li[data-file="big.bin"]');
+  await expect.poll(() => sentOf(row), { timeout: 20_000 }).toBeGreaterThan(MiB);
+  const published = page.waitForRequest(/\/publish$/, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+  await page.locator('header .brand').click();
+  await expect(page).not.toHaveURL(/\/app\/share$/);
+  expect(await published).toBe(false);
+  const [share] = await api.searchShares(user.token, 'Left behind');
+  expect((await api.shareDetail(user.token, share!.id)).publishInfo).toBeNull();
+
+  const aliasId = await api.createAlias(user.token, { name: 'Drop box' });
+  const { context, page: guest } = await guestPage(browser, server.url, 'desktop', 'light', 'gb');
+  guest.on('dialog', (d) => void d.accept());
+  await guest.goto(`/app/share/${aliasId}`);
+  await throttleUpload(guest, 1 * MiB);
+  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(6 * MiB) });
+  await guest.locator('[data-test=guest-send]').click();
+  const guestRow = guest.locator('[data-test=upload-progress] li[data-file="big.bin"]');
+  await expect.poll(() => sentOf(guestRow), { timeout: 20_000 }).toBeGreaterThan(MiB);
+  const notified = guest.waitForRequest(/\/alias\/mail\/notify\//, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+  await guest.locator('header .brand').click();
+  await expect(guest).not.toHaveURL(new RegExp(aliasId));
+  expect(await notified).toBe(false);
+  await guest.goBack();
+  await expect(guest.locator('[data-test=resume-hint]')).toBeVisible();
+  await context.close();
+});

@@ -251,10 +251,11 @@ export function useUploader() {
 
   /**
    * Uploads the files one after the other; resolves when every file is done, cancelled
-   * or failed for good. A file the server cannot be reached for keeps its turn until
+   * or failed for good, or when `cancel()` stopped the batch (`stopped`: the page is left,
+   * nothing is through). A file the server cannot be reached for keeps its turn until
    * `retryFailed()` or `cancelAll()`.
    */
-  async function run(files: PickedFile[], into: UploadTarget): Promise<{ failed: number; cancelled: number }> {
+  async function run(files: PickedFile[], into: UploadTarget): Promise<{ done: number; failed: number; stopped: boolean }> {
     target = into;
     stopped = false;
     runtimes.clear();
@@ -286,7 +287,7 @@ export function useUploader() {
     }
     // the batch is through: a file chosen again from now on is a new upload
     if (!stopped) for (const r of runtimes.values()) uploadStore.forget(r.fingerprint);
-    return { failed: failed.value, cancelled: cancelled.value };
+    return { done: items.filter((i) => i.state === 'done').length, failed: failed.value, stopped };
   }
 
   /** Stops sending; the current file continues from the server's offset on `resume()`. */
