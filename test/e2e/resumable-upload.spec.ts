@@ -248,7 +248,7 @@ for (const [screen, theme, lang] of [
     // No retries left: the files wait, and say so in words.
     const unreachable = page.locator('[data-test=unreachable]');
     await expect(unreachable).toContainText(words[lang].unreachable);
-    await expect(row).toHaveAttribute('data-state', 'failed');
+    await expect(row).toHaveAttribute('data-state', 'offline');
     // waiting for the server is not a pause: nothing to pause or resume, only "Retry failed files"
     await expect(page.locator('[data-test=pause], [data-test=resume]')).toHaveCount(0);
     await expect(page.locator('body')).not.toContainText('[object');
