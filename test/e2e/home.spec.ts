@@ -255,3 +255,29 @@ test('a guest upload opened from the share list is no longer new on the home pag
   await expect(page.locator(`[data-test=new-guest-uploads] a[href="/app/upload/${second}"]`)).toBeVisible();
   await expect(page.locator(`[data-test=recent-shares] [data-id="${first}"]`)).toBeVisible();
 });
+
+// Regression: the header's badge asked for the same newest shares as the home page (two
+// requests on opening home) and asked again on every change of the address's query.
+test('opening home asks for the newest shares once, and filtering the share list does not ask the badge again', async ({ userPage: page, api, user }) => {
+  await api.createShare(user.token, { name: 'Counted' });
+  await page.clock.install();
+  let asked = 0;
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === '/api/v2/sec/share/search' && url.search === '?q=&page=1&pageSize=50') asked++;
+  });
+  await page.goto('/app/home');
+  await expect(page.locator('[data-test=recent-shares] li')).toHaveCount(1);
+  expect(asked).toBe(1);
+
+  await page.locator('#main-nav a[href="/app/uploads"]').click();
+  await expect(page.locator('[data-test=share-table] tbody tr')).toHaveCount(1);
+  // long past the badge's minimum gap between two looks
+  await page.clock.fastForward(20_000);
+  const filtered = page.waitForRequest((r) => r.url().includes('/api/v2/sec/share/search?q=Coun'));
+  await page.locator('[data-test=share-search]').fill('Coun');
+  await page.clock.fastForward(1000);
+  await filtered;
+  await expect(page).toHaveURL(/\?q=Coun$/);
+  expect(asked).toBe(1);
+});
