@@ -354,3 +354,29 @@ test('leaving the page mid-upload publishes nothing and keeps the send to contin
   await expect(guest.locator('[data-test=resume-hint]')).toBeVisible();
   await context.close();
 });
+
+// Regression: the new-share page looked only at the first share with an unfinished upload;
+// a share deleted since (404) hid the others and was asked for again on every visit.
+test('an unfinished upload into a deleted share is forgotten and the next one is pointed out', async ({ userPage: page, api, user, server }) => {
+  const kept = await api.createShare(user.token, { name: 'Still here' });
+  const gone = await api.createShare(user.token, { name: 'Deleted' });
+  const res = await fetch(`${server.url}/api/v2/sec/share/${gone}`, { method: 'DELETE', headers: { 'Service-Auth': user.token } });
+  expect(res.ok).toBe(true);
+  const key = (shareId: string) => `pier.upload::${JSON.stringify([`/api/v2/sec/upload/${shareId}/files/tus`, 'a.bin', 10, 1])}`;
+  const seed = (shareId: string) =>
+    page.evaluate(
+      ([k, url]) => localStorage.setItem(k!, JSON.stringify({ size: 10, metadata: {}, creationTime: 'now', uploadUrl: url, parallelUploadUrls: null, urlStorageKey: k, savedAt: Date.now() })),
+      [key(shareId), `${server.url}/api/v2/sec/upload/${shareId}/files/tus/x`],
+    );
+
+  await page.goto('/app/home');
+  await seed(gone);
+  await page.goto('/app/share');
+  await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), key(gone))).toBeNull();
+  await expect(page.locator('[data-test=interrupted]')).toHaveCount(0);
+
+  await seed(gone);
+  await seed(kept);
+  await page.reload();
+  await expect(page.locator('[data-test=interrupted]')).toContainText('“Still here”');
+});
