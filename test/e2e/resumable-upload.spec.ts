@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { startServer, type Json, type TestServer } from '../support/server.js';
 import { Api, expect, test } from './fixtures.js';
 import { MiB, pngImage, randomFile, sha256, throttleUpload } from './helpers.js';
@@ -379,4 +379,40 @@ test('an unfinished upload into a deleted share is forgotten and the next one is
   await seed(kept);
   await page.reload();
   await expect(page.locator('[data-test=interrupted]')).toContainText('“Still here”');
+});
+
+// Regression: with every file cancelled nothing had failed, so the empty share was
+// published and its owner told about a send the guest saw as "sent" with no files.
+test('a send whose files are all cancelled is neither published nor announced', async ({ userPage: page, browser, api, user, server }) => {
+  const cancelAll = async (p: Page) => {
+    await p.locator('[data-test=cancel-all]').click();
+    await p.locator('[data-test=confirm-yes]').click();
+  };
+  await page.goto('/app/share');
+  await page.getByLabel('Name').fill('All cancelled');
+  await throttleUpload(page, 1 * MiB);
+  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await page.locator('[data-test=submit-share]').click();
+  await expect.poll(() => sentOf(page.locator('[data-test=upload-progress] li[data-file="big.bin"]')), { timeout: 20_000 }).toBeGreaterThan(0);
+  await cancelAll(page);
+  await expect(page.locator('[data-test=go-to-share]')).toBeVisible();
+  const [share] = await api.searchShares(user.token, 'All cancelled');
+  expect((await api.shareDetail(user.token, share!.id)).publishInfo).toBeNull();
+
+  const aliasId = await api.createAlias(user.token, { name: 'Cancelled box' });
+  const { context, page: guest } = await guestPage(browser, server.url, 'desktop', 'light', 'gb');
+  let notified = 0;
+  guest.on('request', (r) => {
+    if (r.url().includes('/alias/mail/notify/')) notified++;
+  });
+  await guest.goto(`/app/share/${aliasId}`);
+  await throttleUpload(guest, 1 * MiB);
+  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await guest.locator('[data-test=guest-send]').click();
+  await expect.poll(() => sentOf(guest.locator('[data-test=upload-progress] li[data-file="big.bin"]')), { timeout: 20_000 }).toBeGreaterThan(0);
+  await cancelAll(guest);
+  await expect(guest.locator('[data-test=guest-send]')).toBeVisible();
+  await expect(guest.locator('[data-test=guest-done]')).toHaveCount(0);
+  expect(notified).toBe(0);
+  await context.close();
 });
