@@ -2,7 +2,8 @@
 // with the right state each (published, not published, expired, views used up), a
 // guest upload through an upload link shown as new until marked seen, "New upload link"
 // creating one in one more step, and files dropped anywhere on the page starting a share
-// whose bytes reach the server. On a phone and a desktop, light and dark, in English and
+// whose bytes reach the server; the header's badge asks nothing the home page already
+// asked, nor on a change of the query. On a phone and a desktop, light and dark, in English and
 // German; screenshots of home and the share list go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import { randomFile, sha256 } from './helpers.js';

@@ -7,7 +7,8 @@
 // songs in order and the playing song; on the library tab the mini player stays, covers
 // load lazily at the size shown; tapping a library song plays it; a song goes into a new
 // stored playlist, which opens and plays. On a phone, a song held at the bottom edge of a
-// long queue scrolls the page on. Screenshots (of the screen as seen, the bar at its
+// long queue scrolls the page on; a song dragged while `mpc` changes the queue is the one
+// that moves. Screenshots (of the screen as seen, the bar at its
 // bottom) go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';

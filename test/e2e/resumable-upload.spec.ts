@@ -7,7 +7,10 @@
 // retries, then finishes by itself once the server is back. With retries used up the page
 // says the server can't be reached and "Retry failed files" finishes the job; a waiting
 // file can be cancelled. An owner whose new share's upload a reload interrupted is sent
-// to the share page and continues there. Screenshots of the states go to docs/screens/.
+// to the share page and continues there; one into a deleted share is forgotten. Leaving
+// the page mid-upload publishes nothing and keeps the guest's send to continue; a send
+// whose files are all cancelled is neither published nor announced. Screenshots of the
+// states go to docs/screens/.
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -320,7 +323,7 @@ test('leaving the page mid-upload publishes nothing and keeps the send to contin
   await page.goto('/app/share');
   await page.getByLabel('Name').fill('Left behind');
   await throttleUpload(page, 1 * MiB);
-  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(6 * MiB) });
+  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
   await page.locator('[data-test=submit-share]').click();
   const row = page.locator('[data-test=upload-progress] li[data-file="big.bin"]');
   await expect.poll(() => sentOf(row), { timeout: 20_000 }).toBeGreaterThan(MiB);
@@ -339,7 +342,7 @@ test('leaving the page mid-upload publishes nothing and keeps the send to contin
   guest.on('dialog', (d) => void d.accept());
   await guest.goto(`/app/share/${aliasId}`);
   await throttleUpload(guest, 1 * MiB);
-  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(6 * MiB) });
+  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
   await guest.locator('[data-test=guest-send]').click();
   const guestRow = guest.locator('[data-test=upload-progress] li[data-file="big.bin"]');
   await expect.poll(() => sentOf(guestRow), { timeout: 20_000 }).toBeGreaterThan(MiB);
