@@ -8,8 +8,7 @@
 // load lazily at the size shown; tapping a library song plays it; a song goes into a new
 // stored playlist, which opens and plays. On a phone, a song held at the bottom edge of a
 // long queue scrolls the page on; a song dragged while `mpc` changes the queue is the one
-// that moves. Screenshots (of the screen as seen, the bar at its
-// bottom) go to docs/screens/.
+// that moves. Screenshots (of the screen as seen, the bar at its bottom) go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
