@@ -2,7 +2,8 @@
 // with the right state each (published, not published, expired, views used up), a
 // guest upload through an upload link shown as new until marked seen, "New upload link"
 // creating one in one more step, and files dropped anywhere on the page starting a share
-// whose bytes reach the server. On a phone and a desktop, light and dark, in English and
+// whose bytes reach the server; the header's badge asks nothing the home page already
+// asked, nor on a change of the query. On a phone and a desktop, light and dark, in English and
 // German; screenshots of home and the share list go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import { randomFile, sha256 } from './helpers.js';
@@ -254,4 +255,30 @@ test('a guest upload opened from the share list is no longer new on the home pag
   await expect(page.locator('[data-test=new-guest-uploads] li')).toHaveCount(1);
   await expect(page.locator(`[data-test=new-guest-uploads] a[href="/app/upload/${second}"]`)).toBeVisible();
   await expect(page.locator(`[data-test=recent-shares] [data-id="${first}"]`)).toBeVisible();
+});
+
+// Regression: the header's badge asked for the same newest shares as the home page (two
+// requests on opening home) and asked again on every change of the address's query.
+test('opening home asks for the newest shares once, and filtering the share list does not ask the badge again', async ({ userPage: page, api, user }) => {
+  await api.createShare(user.token, { name: 'Counted' });
+  await page.clock.install();
+  let asked = 0;
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === '/api/v2/sec/share/search' && url.search === '?q=&page=1&pageSize=50') asked++;
+  });
+  await page.goto('/app/home');
+  await expect(page.locator('[data-test=recent-shares] li')).toHaveCount(1);
+  expect(asked).toBe(1);
+
+  await page.locator('#main-nav a[href="/app/uploads"]').click();
+  await expect(page.locator('[data-test=share-table] tbody tr')).toHaveCount(1);
+  // long past the badge's minimum gap between two looks
+  await page.clock.fastForward(20_000);
+  const filtered = page.waitForRequest((r) => r.url().includes('/api/v2/sec/share/search?q=Coun'));
+  await page.locator('[data-test=share-search]').fill('Coun');
+  await page.clock.fastForward(1000);
+  await filtered;
+  await expect(page).toHaveURL(/\?q=Coun$/);
+  expect(asked).toBe(1);
 });

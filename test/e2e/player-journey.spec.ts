@@ -7,8 +7,8 @@
 // songs in order and the playing song; on the library tab the mini player stays, covers
 // load lazily at the size shown; tapping a library song plays it; a song goes into a new
 // stored playlist, which opens and plays. On a phone, a song held at the bottom edge of a
-// long queue scrolls the page on. Screenshots (of the screen as seen, the bar at its
-// bottom) go to docs/screens/.
+// long queue scrolls the page on; a song dragged while `mpc` changes the queue is the one
+// that moves. Screenshots (of the screen as seen, the bar at its bottom) go to docs/screens/.
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
@@ -264,5 +264,27 @@ test('on a phone, a song dragged to the bottom edge of a long queue scrolls the 
   const position = async () => Number(/Pos: (\d+)/.exec(await mpd.command(`playlistid ${id}`))?.[1]);
   await expect.poll(position).toBeGreaterThan(visible + 5);
   expect(await rows.evaluateAll((lis, songId) => lis.findIndex((li) => li.getAttribute('data-id') === songId), id)).toBe(await position());
+  await context.close();
+});
+
+// Regression: a drop took the song at the dragged row's old position, so a queue changed
+// during the drag (here by `mpc`) moved another song.
+test('a song dragged while the queue changes elsewhere is the one that moves', async ({ browser, server, user, mpd }) => {
+  const context = await openBrowser(browser, server.url, user, 'desktop', 'light', 'gb');
+  const page = await context.newPage();
+  await page.goto('/app/player');
+  await expect(queueTitles(page)).toHaveText(['Blue Song 1', 'Blue Song 2', 'Red Song 1', 'Red Song 2']);
+  await page.locator('#queue-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+  const rows = page.locator('[data-test=queue] > li');
+  const grip = (await rows.nth(2).locator('[data-test=queue-grip]').boundingBox())!;
+  const top = (await rows.nth(0).boundingBox())!;
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grip.x + grip.width / 2, top.y + top.height * 0.25, { steps: 8 });
+  mpd.mpc('del', '1');
+  await expect(queueTitles(page)).toHaveCount(3);
+  await page.mouse.up();
+  await expect.poll(() => titlesOf(mpd.mpc('playlist', '-f', '%title%'))).toEqual(['Red Song 1', 'Blue Song 2', 'Red Song 2']);
+  await expect(queueTitles(page)).toHaveText(['Red Song 1', 'Blue Song 2', 'Red Song 2']);
   await context.close();
 });

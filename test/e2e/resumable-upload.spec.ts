@@ -7,11 +7,14 @@
 // retries, then finishes by itself once the server is back. With retries used up the page
 // says the server can't be reached and "Retry failed files" finishes the job; a waiting
 // file can be cancelled. An owner whose new share's upload a reload interrupted is sent
-// to the share page and continues there. Screenshots of the states go to docs/screens/.
+// to the share page and continues there; one into a deleted share is forgotten. Leaving
+// the page mid-upload publishes nothing and keeps the guest's send to continue; a send
+// whose files are all cancelled is neither published nor announced. Screenshots of the
+// states go to docs/screens/.
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { startServer, type Json, type TestServer } from '../support/server.js';
 import { Api, expect, test } from './fixtures.js';
 import { MiB, pngImage, randomFile, sha256, throttleUpload } from './helpers.js';
@@ -248,7 +251,7 @@ for (const [screen, theme, lang] of [
     // No retries left: the files wait, and say so in words.
     const unreachable = page.locator('[data-test=unreachable]');
     await expect(unreachable).toContainText(words[lang].unreachable);
-    await expect(row).toHaveAttribute('data-state', 'failed');
+    await expect(row).toHaveAttribute('data-state', 'offline');
     // waiting for the server is not a pause: nothing to pause or resume, only "Retry failed files"
     await expect(page.locator('[data-test=pause], [data-test=resume]')).toHaveCount(0);
     await expect(page.locator('body')).not.toContainText('[object');
@@ -310,4 +313,109 @@ test("an owner's upload cut by a reload is pointed out on the new-share page and
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Regression: leaving the page mid-upload ended the batch as if it were through, so the
+// owner's half-sent share was published and the guest's send was closed (its owner told,
+// the continuation forgotten).
+test('leaving the page mid-upload publishes nothing and keeps the send to continue', async ({ userPage: page, browser, api, user, server }) => {
+  page.on('dialog', (d) => void d.accept());
+  await page.goto('/app/share');
+  await page.getByLabel('Name').fill('Left behind');
+  await throttleUpload(page, 1 * MiB);
+  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await page.locator('[data-test=submit-share]').click();
+  const row = page.locator('[data-test=upload-progress] li[data-file="big.bin"]');
+  await expect.poll(() => sentOf(row), { timeout: 20_000 }).toBeGreaterThan(MiB);
+  const published = page.waitForRequest(/\/publish$/, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+  await page.locator('header .brand').click();
+  await expect(page).not.toHaveURL(/\/app\/share$/);
+  expect(await published).toBe(false);
+  const [share] = await api.searchShares(user.token, 'Left behind');
+  expect((await api.shareDetail(user.token, share!.id)).publishInfo).toBeNull();
+
+  const aliasId = await api.createAlias(user.token, { name: 'Drop box' });
+  const { context, page: guest } = await guestPage(browser, server.url, 'desktop', 'light', 'gb');
+  guest.on('dialog', (d) => void d.accept());
+  await guest.goto(`/app/share/${aliasId}`);
+  await throttleUpload(guest, 1 * MiB);
+  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await guest.locator('[data-test=guest-send]').click();
+  const guestRow = guest.locator('[data-test=upload-progress] li[data-file="big.bin"]');
+  await expect.poll(() => sentOf(guestRow), { timeout: 20_000 }).toBeGreaterThan(MiB);
+  const notified = guest.waitForRequest(/\/alias\/mail\/notify\//, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+  await guest.locator('header .brand').click();
+  await expect(guest).not.toHaveURL(new RegExp(aliasId));
+  expect(await notified).toBe(false);
+  await guest.goBack();
+  await expect(guest.locator('[data-test=resume-hint]')).toBeVisible();
+  await context.close();
+});
+
+// Regression: the new-share page looked only at the first share with an unfinished upload;
+// a share deleted since (404) hid the others and was asked for again on every visit.
+test('an unfinished upload into a deleted share is forgotten and the next one is pointed out', async ({ userPage: page, api, user, server }) => {
+  const kept = await api.createShare(user.token, { name: 'Still here' });
+  const gone = await api.createShare(user.token, { name: 'Deleted' });
+  const res = await fetch(`${server.url}/api/v2/sec/share/${gone}`, { method: 'DELETE', headers: { 'Service-Auth': user.token } });
+  expect(res.ok).toBe(true);
+  const key = (shareId: string) => `pier.upload::${JSON.stringify([`/api/v2/sec/upload/${shareId}/files/tus`, 'a.bin', 10, 1])}`;
+  const seed = (shareId: string) =>
+    page.evaluate(
+      ([k, url]) => localStorage.setItem(k!, JSON.stringify({ size: 10, metadata: {}, creationTime: 'now', uploadUrl: url, parallelUploadUrls: null, urlStorageKey: k, savedAt: Date.now() })),
+      [key(shareId), `${server.url}/api/v2/sec/upload/${shareId}/files/tus/x`],
+    );
+
+  await page.goto('/app/home');
+  await seed(gone);
+  await page.goto('/app/share');
+  await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), key(gone))).toBeNull();
+  await expect(page.locator('[data-test=interrupted]')).toHaveCount(0);
+
+  await seed(gone);
+  await seed(kept);
+  await page.reload();
+  await expect(page.locator('[data-test=interrupted]')).toContainText('“Still here”');
+});
+
+// Regression: with every file cancelled nothing had failed, so the empty share was
+// published and its owner told about a send the guest saw as "sent" with no files.
+test('a send whose files are all cancelled is neither published nor announced', async ({ userPage: page, browser, api, user, server }) => {
+  const cancelAll = async (p: Page) => {
+    await p.locator('[data-test=cancel-all]').click();
+    await p.locator('[data-test=confirm-yes]').click();
+  };
+  await page.goto('/app/share');
+  await page.getByLabel('Name').fill('All cancelled');
+  await throttleUpload(page, 1 * MiB);
+  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await page.locator('[data-test=submit-share]').click();
+  await expect.poll(() => sentOf(page.locator('[data-test=upload-progress] li[data-file="big.bin"]')), { timeout: 20_000 }).toBeGreaterThan(0);
+  await cancelAll(page);
+  await expect(page.locator('[data-test=go-to-share]')).toBeVisible();
+  const [share] = await api.searchShares(user.token, 'All cancelled');
+  expect((await api.shareDetail(user.token, share!.id)).publishInfo).toBeNull();
+
+  const aliasId = await api.createAlias(user.token, { name: 'Cancelled box' });
+  const { context, page: guest } = await guestPage(browser, server.url, 'desktop', 'light', 'gb');
+  let notified = 0;
+  guest.on('request', (r) => {
+    if (r.url().includes('/alias/mail/notify/')) notified++;
+  });
+  await guest.goto(`/app/share/${aliasId}`);
+  await throttleUpload(guest, 1 * MiB);
+  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await guest.locator('[data-test=guest-send]').click();
+  await expect.poll(() => sentOf(guest.locator('[data-test=upload-progress] li[data-file="big.bin"]')), { timeout: 20_000 }).toBeGreaterThan(0);
+  await cancelAll(guest);
+  await expect(guest.locator('[data-test=guest-send]')).toBeVisible();
+  await expect(guest.locator('[data-test=guest-done]')).toHaveCount(0);
+  expect(notified).toBe(0);
+  await context.close();
 });

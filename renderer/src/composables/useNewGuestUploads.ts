@@ -10,18 +10,27 @@ import type { ShareListItem } from '../api/types';
 import { useAuthStore } from '../stores/auth';
 import { useSeenGuestUploads } from './useSeenGuestUploads';
 
-/** As many shares as the home page looks at. */
-const LOOK_AT = 50;
+/** As many shares as the home page looks at (it hands its list over with `takeNewest`). */
+export const LOOK_AT = 50;
 const MIN_GAP = 15_000;
 const POLL = 60_000;
+
+// one list for the header and the home page
+const shares = ref<ShareListItem[]>([]);
+let last = 0;
+let shown: string | null = null;
+
+/** The newest `LOOK_AT` shares of the signed-in user, as the home page just fetched them. */
+export function takeNewest(items: ShareListItem[]): void {
+  shares.value = items;
+  last = Date.now();
+}
 
 export function useNewGuestUploads() {
   const auth = useAuthStore();
   const route = useRoute();
   const seen = useSeenGuestUploads();
-  const shares = ref<ShareListItem[]>([]);
   const fresh = computed(() => shares.value.filter((s) => seen.isNew(s)));
-  let last = 0;
 
   async function refresh(force = false): Promise<void> {
     if (!auth.loggedIn) {
@@ -40,15 +49,19 @@ export function useNewGuestUploads() {
     }
   }
 
+  // on every page change, not on its query (tabs, filters); the home page hands its own list over
   watch(
-    () => auth.login,
-    () => {
-      shares.value = [];
-      void refresh(true);
+    [() => auth.login, () => route.name],
+    ([login, name]) => {
+      if (login !== shown) {
+        shown = login;
+        shares.value = [];
+        last = 0;
+      }
+      if (name !== undefined && name !== 'home') void refresh();
     },
     { immediate: true },
   );
-  watch(() => route.fullPath, () => void refresh());
 
   const onVisible = () => {
     if (document.visibilityState === 'visible') void refresh(true);
@@ -73,5 +86,5 @@ export function useNewGuestUploads() {
     { immediate: true },
   );
 
-  return { count: computed(() => fresh.value.length), refresh };
+  return { count: computed(() => fresh.value.length) };
 }

@@ -142,11 +142,16 @@ export function usePlayer(conn: Ref<string | null>) {
     return ok && added !== undefined && send(command('playid', Number(added.id)));
   }
 
-  /** Moves a song; the list shows the move at once, the daemon's answer confirms it. */
-  async function move(from: number, to: number): Promise<boolean> {
+  /**
+   * Moves the queue entry `id` to position `to`, wherever it is now (the queue may have
+   * changed meanwhile); the list shows the move at once, the daemon's answer confirms it.
+   */
+  async function move(id: string, to: number): Promise<boolean> {
+    const from = queue.value.findIndex((e) => e.id === id);
+    if (from < 0) return false;
     if (from === to) return true;
     queue.value = moveEntry(queue.value, from, to);
-    const ok = await send(command('move', from, to));
+    const ok = await send(command('moveid', Number(id), to));
     if (!ok) void refreshQueue();
     return ok;
   }

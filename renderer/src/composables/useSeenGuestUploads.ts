@@ -4,7 +4,7 @@
 // it everywhere at once; other tabs of the same browser follow through storage events.
 import { reactive, watch } from 'vue';
 import type { ShareListItem } from '../api/types';
-import { isNewGuestUpload, readSeen, withAllSeen, withOpened, writeSeen, type SeenGuestUploads } from '../lib/guest-uploads';
+import { isNewGuestUpload, readSeen, SEEN_KEY_PREFIX, withAllSeen, withOpened, writeSeen, type SeenGuestUploads } from '../lib/guest-uploads';
 import { useAuthStore } from '../stores/auth';
 
 function storage(): Storage | null {
@@ -27,7 +27,9 @@ function load(login: string): void {
 function followOtherTabs(): void {
   if (following) return;
   following = true;
-  window.addEventListener('storage', () => {
+  window.addEventListener('storage', (e) => {
+    // null: the whole storage was cleared
+    if (e.key !== null && !e.key.startsWith(SEEN_KEY_PREFIX)) return;
     for (const login of seenBy.keys()) seenBy.set(login, readSeen(storage(), login, Date.now()));
   });
 }

@@ -22,7 +22,8 @@ export interface PickedFile {
   name: string;
 }
 
-export type UploadState = 'waiting' | 'uploading' | 'paused' | 'retrying' | 'done' | 'failed' | 'cancelled';
+/** `offline`: the retries are used up; the file keeps its turn until the server is reachable again. */
+export type UploadState = 'waiting' | 'uploading' | 'paused' | 'retrying' | 'offline' | 'done' | 'failed' | 'cancelled';
 
 export interface UploadItem {
   key: number;
@@ -68,6 +69,9 @@ interface Runtime {
 
 let nextKey = 1;
 
+/** Whether the file is still to be sent (not done, cancelled or failed for good). */
+export const isOpen = (i: UploadItem): boolean => i.state !== 'done' && i.state !== 'cancelled' && i.state !== 'failed';
+
 /** One upload session (a list of files into one share). */
 export function useUploader() {
   const settings = useSettingsStore();
@@ -92,14 +96,11 @@ export function useUploader() {
   const totalSize = computed(() => counted.value.reduce((n, i) => n + i.size, 0));
   const totalSent = computed(() => counted.value.reduce((n, i) => n + i.sent, 0));
   const failed = computed(() => items.filter((i) => i.state === 'failed').length);
-  const cancelled = computed(() => items.filter((i) => i.state === 'cancelled').length);
-  const finished = computed(() => items.length > 0 && !running.value);
   const left = computed(() => secondsLeft(totalSize.value - totalSent.value, speed.value));
   /** whole seconds until the next attempt while `connection` is `retrying` */
   const retryIn = computed(() => (retryAt.value === null ? 0 : Math.max(0, Math.ceil((retryAt.value - now.value) / 1000))));
 
   const rt = (item: UploadItem): Runtime => runtimes.get(item.key)!;
-  const settled = (i: UploadItem) => i.state === 'done' || i.state === 'cancelled' || (i.state === 'failed' && i.error !== null);
 
   function measure(): void {
     const at = Date.now();
@@ -150,7 +151,7 @@ export function useUploader() {
     meter.reset();
     const delays = settings.config.retryDelays;
     if (r.attempt >= delays.length) {
-      item.state = 'failed';
+      item.state = 'offline';
       connection.value = 'unreachable';
       retryAt.value = null;
       return;
@@ -236,7 +237,7 @@ export function useUploader() {
   async function begin(item: UploadItem): Promise<void> {
     const r = rt(item);
     r.timer = null;
-    if (stopped || paused.value || settled(item)) return;
+    if (stopped || paused.value || !isOpen(item)) return;
     item.state = 'uploading';
     item.error = null;
     r.lastMove = Date.now();
@@ -251,10 +252,11 @@ export function useUploader() {
 
   /**
    * Uploads the files one after the other; resolves when every file is done, cancelled
-   * or failed for good. A file the server cannot be reached for keeps its turn until
+   * or failed for good, or when `cancel()` stopped the batch (`stopped`: the page is left,
+   * nothing is through). A file the server cannot be reached for keeps its turn until
    * `retryFailed()` or `cancelAll()`.
    */
-  async function run(files: PickedFile[], into: UploadTarget): Promise<{ failed: number; cancelled: number }> {
+  async function run(files: PickedFile[], into: UploadTarget): Promise<{ done: number; failed: number; stopped: boolean }> {
     target = into;
     stopped = false;
     runtimes.clear();
@@ -273,7 +275,7 @@ export function useUploader() {
       for (const item of items) {
         while (paused.value && !stopped) await new Promise<void>((r) => (wake = r));
         if (stopped) break;
-        if (settled(item)) continue;
+        if (!isOpen(item)) continue;
         await new Promise<void>((settle) => {
           rt(item).settle = settle;
           void begin(item);
@@ -286,7 +288,7 @@ export function useUploader() {
     }
     // the batch is through: a file chosen again from now on is a new upload
     if (!stopped) for (const r of runtimes.values()) uploadStore.forget(r.fingerprint);
-    return { failed: failed.value, cancelled: cancelled.value };
+    return { done: items.filter((i) => i.state === 'done').length, failed: failed.value, stopped };
   }
 
   /** Stops sending; the current file continues from the server's offset on `resume()`. */
@@ -329,7 +331,7 @@ export function useUploader() {
   function retryFailed(): void {
     connection.value = 'ok';
     for (const item of items) {
-      if (item.state !== 'failed' || item.error !== null) continue;
+      if (item.state !== 'offline') continue;
       rt(item).attempt = 0;
       void begin(item);
     }
@@ -337,7 +339,7 @@ export function useUploader() {
 
   /** Cancels one file: stops it, removes what reached the server and forgets it. */
   function cancelItem(item: UploadItem): void {
-    if (settled(item)) return;
+    if (!isOpen(item)) return;
     const r = rt(item);
     const url = r.upload?.url ?? uploadStore.get(r.fingerprint)?.uploadUrl ?? null;
     item.state = 'cancelled';
@@ -348,7 +350,7 @@ export function useUploader() {
       const headers = target.headers;
       tus.Upload.terminate(url, { headers: headers(), retryDelays: null }).catch(() => undefined);
     }
-    if (!items.some((i) => i.state === 'failed' && i.error === null)) connection.value = 'ok';
+    if (!items.some((i) => i.state === 'offline')) connection.value = 'ok';
     r.settle?.();
   }
 
@@ -410,8 +412,6 @@ export function useUploader() {
     totalSize,
     totalSent,
     failed,
-    cancelled,
-    finished,
     run,
     pause,
     resume,

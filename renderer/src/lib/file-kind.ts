@@ -22,3 +22,8 @@ export function kindLabel(filename: string, kind: FileKind): string {
   const ext = dot > 0 && filename.length - dot <= 6 ? filename.slice(dot + 1).toUpperCase() : '';
   return ext || kind.toUpperCase();
 }
+
+/** How far a file whose upload has not finished got, in whole percent; null once it is complete. */
+export function incomplete(f: { size: number; storedSize: number }): number | null {
+  return f.storedSize < f.size ? Math.floor((f.storedSize / Math.max(1, f.size)) * 100) : null;
+}

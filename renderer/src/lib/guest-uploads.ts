@@ -14,7 +14,9 @@ export interface SeenGuestUploads {
 export const FIRST_LOOK_WINDOW = 7 * 24 * 60 * 60 * 1000;
 const MAX_OPENED = 200;
 
-const keyOf = (login: string): string => `guestUploadsSeen:${login}`;
+/** The start of the storage key of every account's record. */
+export const SEEN_KEY_PREFIX = 'guestUploadsSeen:';
+const keyOf = (login: string): string => `${SEEN_KEY_PREFIX}${login}`;
 
 /** What `login` has seen in this browser; the first-look default when nothing (readable) is stored. */
 export function readSeen(storage: Storage | null, login: string, now: number): SeenGuestUploads {

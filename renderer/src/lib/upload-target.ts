@@ -10,10 +10,13 @@ export const ownerTarget = (shareId: string): UploadTarget => ({
   headers: authHeaders,
 });
 
+/** The headers of a guest's requests through upload link `aliasId`. */
+export const aliasHeaders = (aliasId: string): Record<string, string> => ({ 'Service-Alias': aliasId });
+
 /** A guest's tus endpoint of share `shareId`, created through upload link `aliasId`. */
 export const guestTarget = (aliasId: string, shareId: string): UploadTarget => ({
   endpoint: `/api/v2/alias/upload/${encodeURIComponent(shareId)}/files/tus`,
-  headers: () => ({ 'Service-Alias': aliasId }),
+  headers: () => aliasHeaders(aliasId),
 });
 
 /**
