@@ -21,6 +21,21 @@ export const readHead = async (store: BinaryStore, ref: BinaryRef, n: number): P
   return Buffer.concat(parts, have).subarray(0, n);
 };
 
+/** Keeps the first `MIME_HEAD_BYTES` of a stream as its chunks pass, for `finishFile`. */
+export const headKeeper = () => {
+  const parts: Buffer[] = [];
+  let have = 0;
+  return {
+    take(chunk: Buffer): void {
+      if (have >= MIME_HEAD_BYTES) return;
+      parts.push(chunk.subarray(0, MIME_HEAD_BYTES - have));
+      have += Math.min(chunk.length, MIME_HEAD_BYTES - have);
+    },
+    /** the kept bytes; a copy, so the chunks themselves are not held */
+    head: (): Buffer => Buffer.concat(parts, have),
+  };
+};
+
 export interface CompletingFile {
   id: string;
   fileId: string;
@@ -30,15 +45,24 @@ export interface CompletingFile {
   mimetype: string;
 }
 
-/** Completes a file of `size` bytes; `checksum` when it is known. */
+/**
+ * Completes a file of `size` bytes; `checksum` when it is known, `seen` the
+ * first bytes when they passed through this process (read from the store otherwise).
+ */
 export const finishFile = async (
   deps: UploadDeps,
   store: BinaryStore,
   f: CompletingFile,
   size: number,
   checksum: string | undefined,
+  seen?: Buffer,
 ): Promise<void> => {
-  const head = size === 0 ? Buffer.alloc(0) : await readHead(store, { fileId: f.fileId, location: f.location }, MIME_HEAD_BYTES);
+  const head =
+    size === 0
+      ? Buffer.alloc(0)
+      : seen && seen.length >= Math.min(size, MIME_HEAD_BYTES)
+        ? seen
+        : await readHead(store, { fileId: f.fileId, location: f.location }, MIME_HEAD_BYTES);
   const mimetype = await detectMime(head, f.filename, f.mimetype);
   await completeFile(deps.db, { id: f.id, fileId: f.fileId, length: size, mimetype, checksum });
   if (!checksum) await deps.checksums.enqueue(f.fileId);

@@ -141,9 +141,19 @@ export const completeFile = async (
   db: Db,
   f: { id: string; fileId: string; length: number; mimetype: string; checksum?: string | undefined },
 ): Promise<void> => {
-  await db.updateTable('file_meta').set({ length: f.length, mimetype: f.mimetype }).where('file_id', '=', f.fileId).execute();
+  const checksum = f.checksum || undefined;
+  if (checksum !== undefined && !/^[0-9a-f]{64}$/.test(checksum)) throw new Error(`Not a SHA-256 hex checksum: ${checksum}`);
+  await db
+    .updateTable('file_meta')
+    .set((eb) => ({
+      length: f.length,
+      mimetype: f.mimetype,
+      // never replaces a checksum already computed
+      ...(checksum ? { checksum: eb.case().when('checksum', '=', '').then(checksum).else(eb.ref('checksum')).end() } : {}),
+    }))
+    .where('file_id', '=', f.fileId)
+    .execute();
   await setRealSize(db, f.id, f.length);
-  if (f.checksum) await writeChecksum(db, f.fileId, f.checksum);
 };
 
 /** Writes a lower-case hex checksum into the row if its checksum is still `''`; true when written. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { randomId } from '../../common/ids.js';
 import type { BinaryStore } from '../stores/binary-store.js';
-import { finishFile } from './completion.js';
+import { finishFile, headKeeper } from './completion.js';
 import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
 import { deleteFileRows } from './file.repository.js';
@@ -66,6 +66,7 @@ export const storeStreamedFile = async (
   // A first step right away: a streaming file must not look complete (length = received = 0).
   let reserved = await growReservation(db, rules.maxSize, { shareId: share.id, fileId, reserved: 0 }, 0, RESERVE_STEP);
   const hash = createHash('sha256');
+  const kept = headKeeper();
   let count = 0;
   async function* guarded(): AsyncGenerator<Buffer> {
     for await (const raw of part.stream as AsyncIterable<Uint8Array>) {
@@ -74,6 +75,7 @@ export const storeStreamedFile = async (
         reserved = await growReservation(db, rules.maxSize, { shareId: share.id, fileId, reserved }, count + chunk.length - reserved, RESERVE_STEP);
       }
       hash.update(chunk);
+      kept.take(chunk);
       count += chunk.length;
       yield chunk;
     }
@@ -85,7 +87,7 @@ export const storeStreamedFile = async (
     throw mapStoreError(e, rules.databaseDomainChecks);
   }
   if (written !== count) throw new Error(`The store kept ${written} of ${count} bytes of ${filename}.`);
-  await finishFile(deps, store, { id, fileId, location, filename, mimetype }, count, hash.digest('hex'));
+  await finishFile(deps, store, { id, fileId, location, filename, mimetype }, count, hash.digest('hex'), kept.head());
 };
 
 /** Removes the files of a failed request: binaries and rows. Failures are logged, not thrown. */

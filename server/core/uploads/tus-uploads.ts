@@ -16,7 +16,7 @@ import { randomId } from '../../common/ids.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import type { BinaryStore } from '../stores/binary-store.js';
-import { finishFile } from './completion.js';
+import { finishFile, headKeeper } from './completion.js';
 import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
 import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, shareSize, type UploadFile } from './file.repository.js';
@@ -163,6 +163,8 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
       if (!f) throw notFound('The upload');
       const store = storeOf(f);
       const h = hashFor(f, offset);
+      // the first bytes of a file sent from its start, for the type detection when it completes
+      const kept = offset === 0 ? headKeeper() : undefined;
       let hashed = offset;
       async function* tap(): AsyncGenerator<Buffer> {
         // a failed store must not destroy the request: the client is still sending and must get the answer
@@ -170,6 +172,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         for await (const raw of source) {
           const chunk = asBuffer(raw);
           h?.hash.update(chunk);
+          kept?.take(chunk);
           hashed += chunk.length;
           yield chunk;
         }
@@ -190,7 +193,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         if (stored === f.length && f.realSize !== f.length) {
           const checksum = h && stored === hashed ? h.hash.digest('hex') : undefined;
           hashes.delete(f.id);
-          await finishFile(deps, store, f, stored, checksum);
+          await finishFile(deps, store, f, stored, checksum, kept?.head());
         } else if (stored !== f.length) {
           await setRealSize(db, f.id, stored);
         }
