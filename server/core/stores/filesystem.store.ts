@@ -93,6 +93,12 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
 
   const ensureFolder = async (folder: string): Promise<string> => {
     const dir = join(base, folder);
+    // usually the folder exists: one lstat, no failing mkdir
+    const st = await lstat(dir).catch((e: unknown) => {
+      if (errno(e) === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (st?.isDirectory()) return dir;
     const made = await mkdir(dir, { mode: DIR_MODE }).then(
       () => true,
       (e: unknown) => {
