@@ -58,7 +58,7 @@ export class DaemonPool {
    * not one line or one command list.
    */
   async run(command: string | Buffer, keep = true): Promise<Reply> {
-    assertCommandLine(typeof command === 'string' ? command : command.toString('latin1'));
+    assertCommandLine(command);
     await this.acquireSlot();
     // a command lost with a dropped idle connection is sent again only within one timeout
     const deadline = Date.now() + this.o.timeoutMs;
