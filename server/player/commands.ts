@@ -10,7 +10,7 @@
  */
 
 /** The longest command line the daemon reads (its input buffer holds 8 KiB, line feed included). */
-export const MAX_LINE_BYTES = 8191;
+const MAX_LINE_BYTES = 8191;
 
 export interface CommandInfo {
   /** the text to send (the client's text without a trailing line break); for checks and answers */
