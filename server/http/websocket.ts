@@ -42,10 +42,11 @@ const reasonText = (reason: string): string => {
   return r;
 };
 
-const refuse = (socket: Duplex, status: number, body: object, extra = ''): void => {
-  const text = JSON.stringify(body);
+/** Answers the upgrade request with `status` and an `Error` envelope of `message`, and closes. */
+const refuse = (socket: Duplex, status: number, message: string): void => {
+  const text = JSON.stringify(errorEnvelope(message));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n${extra}` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
 };
@@ -150,7 +151,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const m = pathPattern.exec(req.url ?? '');
     if (!m) {
-      refuse(socket, 404, errorEnvelope(notFound('The requested resource').message));
+      refuse(socket, 404, notFound('The requested resource').message);
       return;
     }
     const gateway = deps.player?.gateway;
@@ -161,27 +162,27 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       id = '';
     }
     if (!deps.config.player.enabled || !gateway || !gateway.has(id)) {
-      refuse(socket, 404, errorEnvelope(notFound(`The player connection '${id}'`).message));
+      refuse(socket, 404, notFound(`The player connection '${id}'`).message);
       return;
     }
     const token = requestToken(req);
     const open = deps.config.player.access === 'open';
     const { claims: checked, refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
     if (status === 401) {
-      refuse(socket, 401, errorEnvelope(unauthenticated().message));
+      refuse(socket, 401, unauthenticated().message);
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
     const foreignCookie = crossOriginWithCookie(req, deps.links);
     if (status === 403 || (!open && foreignCookie)) {
-      refuse(socket, 403, errorEnvelope(forbidden().message));
+      refuse(socket, 403, forbidden().message);
       return;
     }
     // With open access a foreign page still gets in, but as an anonymous user, never with the visitor's account.
     const claims = foreignCookie ? undefined : checked;
     const place = places.take(claims ? `account:${claims.accountId}` : `address:${deps.origin.clientAddress(req)}`);
     if ('refused' in place) {
-      refuse(socket, 429, errorEnvelope(place.refused));
+      refuse(socket, 429, place.refused);
       return;
     }
     // Access is checked again before every command: a revoked session, a disabled account or a demotion counts at once.
@@ -224,7 +225,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
     } catch (e) {
       if (!(e instanceof DaemonError)) throw e;
       log.warn('Player WebSocket refused: daemon not available', { connection: id, error: e.message });
-      refuse(socket, statusOf[e.kind], errorEnvelope(e.message));
+      refuse(socket, statusOf[e.kind], e.message);
       return false;
     }
     if (socket.destroyed) {
@@ -254,7 +255,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       socket.on('error', () => socket.destroy());
       handle(req, socket, head).catch((e: unknown) => {
         log.error('Player WebSocket upgrade failed', { error: String(e) });
-        if (!socket.destroyed) refuse(socket, 500, errorEnvelope(internalErrorResult().message));
+        if (!socket.destroyed) refuse(socket, 500, internalErrorResult().message);
       });
     },
     close() {

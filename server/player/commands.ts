@@ -10,7 +10,7 @@
  */
 
 /** The longest command line the daemon reads (its input buffer holds 8 KiB, line feed included). */
-export const MAX_LINE_BYTES = 8191;
+const MAX_LINE_BYTES = 8191;
 
 export interface CommandInfo {
   /** the text to send (the client's text without a trailing line break); for checks and answers */
@@ -37,9 +37,10 @@ export type CommandCheck = { ok: true; command: CommandInfo } | { ok: false; mes
 const stateful = new Set(['password', 'binarylimit', 'partition', 'subscribe', 'unsubscribe', 'protocol', 'close']);
 const listWords = new Set(['command_list_begin', 'command_list_ok_begin', 'command_list_end']);
 
+/** The words of a line `malformed` accepted: its name is already lower-case. */
 const words = (line: string): { name: string; sub: string; hasArgs: boolean } => {
   const parts = line.trim().split(/[ \t]+/, 3);
-  const name = (parts[0] ?? '').toLowerCase();
+  const name = parts[0] ?? '';
   const second = parts[1] ?? '';
   return { name, sub: /^[A-Za-z_]+$/.test(second) ? second.toLowerCase() : '', hasArgs: parts.length > 1 };
 };
@@ -107,7 +108,6 @@ const checkText = (input: string, oneBytePerChar: boolean): CommandCheck => {
   const inner = lines.slice(1, -1).map(words);
   if (inner.length === 0) return { ok: false, message: 'The command list is empty.' };
   for (const w of inner) {
-    if (w.name === '') return { ok: false, message: 'A command list must not contain empty lines.' };
     const idle = refuseIdle(w.name);
     if (idle) return { ok: false, message: idle };
     if (listWords.has(w.name)) return { ok: false, message: 'Command lists cannot be nested.' };

@@ -50,7 +50,7 @@ export interface PlayerGateway {
   /**
    * A WebSocket's session: a dedicated daemon connection in an idle loop;
    * each command is checked against the class of the caller `access()`
-   * gives just before it runs (undefined: access was revoked, the command is
+   * gives just before it runs (`refused`: access was revoked, the command is
    * refused and the session ends). Throws `DaemonError`.
    */
   openSession(id: string, events: SessionEvents, access: SessionAccess): Promise<PlayerSession>;

@@ -33,10 +33,10 @@ export class PlayerSession {
   private readonly queue: Queued[] = [];
   /** a command of the queue is with the daemon */
   private running = false;
-  /** commands whose access check is running, in arrival order */
+  /** the steps of frames taken (access check, refusal), in arrival order */
   private checking: Promise<void> = Promise.resolve();
-  /** frames taken but not yet queued for the daemon */
-  private unchecked = 0;
+  /** frames taken whose step is not done yet */
+  private waitingSteps = 0;
   private closed = false;
 
   constructor(
@@ -59,7 +59,7 @@ export class PlayerSession {
    */
   command(input: string | Buffer): void {
     if (this.closed) return;
-    if (this.unchecked + this.queue.length >= MAX_WAITING_COMMANDS) {
+    if (this.waitingSteps + this.queue.length >= MAX_WAITING_COMMANDS) {
       this.events.send(errorEnvelope(`Too many commands are waiting (at most ${MAX_WAITING_COMMANDS}); wait for their answers.`));
       return;
     }
@@ -73,9 +73,8 @@ export class PlayerSession {
       return;
     }
     const access = this.access();
-    this.unchecked++;
     this.inOrder(async () => {
-      const now = await access.finally(() => this.unchecked--);
+      const now = await access;
       if (this.closed) return;
       if ('refused' in now) {
         this.lose(now.refused, true);
@@ -104,9 +103,13 @@ export class PlayerSession {
     else this.queue.push({ refusal: errorEnvelope(message) });
   }
 
-  /** Runs `step` after the steps of earlier frames, so answers keep the order of the frames. */
+  /**
+   * Runs `step` after the steps of earlier frames, so answers keep the order
+   * of the frames. The frame counts as waiting until its step is done.
+   */
   private inOrder(step: () => void | Promise<void>): void {
-    this.checking = this.checking.then(step).catch((e: unknown) => {
+    this.waitingSteps++;
+    this.checking = this.checking.then(step).finally(() => this.waitingSteps--).catch((e: unknown) => {
       this.lose(`The player session failed: ${String(e)}`);
     });
   }

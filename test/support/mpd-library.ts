@@ -152,9 +152,9 @@ export const generateLibrary = async (root: string): Promise<Library> => {
   });
   writeFileSync(join(odd, 'cover.jpg'), await image(500, 700, '#2e8b57', 'jpeg'));
   // a file name that is not valid UTF-8 (Latin-1 "é" as one byte)
-  const latin1 = Buffer.concat([Buffer.from(join(odd, '02 - caf')), Buffer.from([0xe9]), Buffer.from('.flac')]);
+  const latin1Name = Buffer.concat([Buffer.from('Odd/Odd Album/02 - caf'), Buffer.from([0xe9]), Buffer.from('.flac')]);
   await flac(join(odd, 'latin1.flac'), 1, 520, { TITLE: 'Latin Song', ARTIST: 'Artist Seven', ALBUM: 'Odd Album', TRACKNUMBER: '2' });
-  renameSync(join(odd, 'latin1.flac'), latin1);
+  renameSync(join(odd, 'latin1.flac'), Buffer.concat([Buffer.from(`${music}/`), latin1Name]));
 
-  return { music, outside, songs: 11, latin1Name: Buffer.from([...Buffer.from('Odd/Odd Album/02 - caf'), 0xe9, ...Buffer.from('.flac')]) };
+  return { music, outside, songs: 11, latin1Name };
 };

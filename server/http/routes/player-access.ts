@@ -58,7 +58,7 @@ export const playerZone =
   };
 
 /** HTTP status of a gateway outcome; failures use the one mapping of error codes. */
-export const statusOfOutcome = (o: Outcome): number => (o === 'ok' ? 200 : o === 'ack' ? 400 : statusOf[o]);
+const statusOfOutcome = (o: Outcome): number => (o === 'ok' ? 200 : o === 'ack' ? 400 : statusOf[o]);
 
 export const sendEnvelope = (res: Response, outcome: Outcome, body: Envelope): void => {
   res.status(statusOfOutcome(outcome)).json(body);

@@ -4,11 +4,12 @@
  * is cropped to a square of that side. What is kept on disk is bounded: only the
  * configured bucket sizes (`player.thumbnails.sizes`) are written, once per
  * source (temp file + rename, so a reader never sees half a file), keyed by
- * the source path and its modification time. Any other N is scaled down
- * from the smallest kept size of at least N, or, above the largest (or when
- * the original is no larger than that bucket), made from the original and
- * not kept. At most `maxParallel` resizes run at once; the same bucket file
- * is made only once.
+ * the source path and its modification time; a bucket file is never larger
+ * than the source's shorter side. N is served from the smallest kept size of
+ * at least N (or of at least the shorter side, when that is below N), scaled
+ * down when that file is larger than N; above the largest kept size it is
+ * made from the original and not kept. At most `maxParallel` resizes run at
+ * once; the same bucket file is made only once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -73,16 +74,13 @@ export class Thumbnailer {
     try {
       const dim = await this.dimensionsOf(source, key);
       if (dim.w <= size && dim.h <= size) return undefined;
-      const side = Math.min(size, dim.w, dim.h);
-      if (side < size) return { kind: 'bytes', data: await this.limit.use(async () => (await square(source.path, side)).toBuffer()) };
-      const bucket = this.buckets.find((b) => b >= size);
-      if (bucket !== undefined && dim.w >= bucket && dim.h >= bucket && (dim.w > bucket || dim.h > bucket)) {
-        const file = await this.bucketFile(source, key, bucket);
-        if (file === undefined) return undefined;
-        if (bucket === size) return { kind: 'file', path: file };
-        return { kind: 'bytes', data: await this.limit.use(async () => (await square(file, size)).toBuffer()) };
-      }
-      return { kind: 'bytes', data: await this.limit.use(async () => (await square(source.path, size)).toBuffer()) };
+      const short = Math.min(dim.w, dim.h);
+      const bucket = this.buckets.find((b) => b >= Math.min(size, short));
+      if (bucket === undefined) return { kind: 'bytes', data: await this.limit.use(async () => (await square(source.path, Math.min(size, short))).toBuffer()) };
+      const file = await this.bucketFile(source, key, bucket, Math.min(bucket, short));
+      if (file === undefined) return undefined;
+      if (bucket === size || short <= size) return { kind: 'file', path: file };
+      return { kind: 'bytes', data: await this.limit.use(async () => (await square(file, size)).toBuffer()) };
     } catch (e) {
       this.log.warn('Could not make a thumbnail; serving the original', { source: source.path, size, error: String(e) });
       return undefined;
@@ -99,14 +97,19 @@ export class Thumbnailer {
     return dim;
   }
 
-  /** The kept file of one bucket size, made when missing; undefined when it cannot be made. */
-  private async bucketFile(source: Source, key: string, bucket: number): Promise<string | undefined> {
-    const file = join(this.dir, `${key}-${bucket}.jpg`);
-    if (await stat(file).then(() => true, () => false)) return file;
+  /**
+   * The kept file of one bucket size, `side`×`side` (the bucket size, or the
+   * source's shorter side when that is smaller), made when missing; undefined
+   * when it cannot be made. The name's version tells files that may be
+   * enlarged (made by earlier versions) from these.
+   */
+  private async bucketFile(source: Source, key: string, bucket: number, side: number): Promise<string | undefined> {
     const id = `${key}-${bucket}`;
+    const file = join(this.dir, `${id}-v2.jpg`);
+    if (await stat(file).then(() => true, () => false)) return file;
     let p = this.inFlight.get(id);
     if (!p) {
-      p = this.limit.use(() => this.make(source, bucket, file)).finally(() => this.inFlight.delete(id));
+      p = this.limit.use(() => this.make(source, side, file)).finally(() => this.inFlight.delete(id));
       this.inFlight.set(id, p);
     }
     return p;

@@ -26,16 +26,18 @@ export const unsafeArgumentMessage = (what: string): string => `${what} must not
 const firstWord = (line: string): string => (line.trim().split(/[ \t]/, 1)[0] ?? '').toLowerCase();
 
 /**
- * Throws `UnsafeCommandError` unless `command` (without its final line feed)
- * is one command line, or a command list: `command_list_begin` or
- * `command_list_ok_begin`, one non-empty command per line, `command_list_end`.
- * No line may hold a CR or NUL.
+ * The text of `input` (bytes read one character each, so every line feed,
+ * CR and NUL stays visible) when it is one command line, or a command list:
+ * `command_list_begin` or `command_list_ok_begin`, one non-empty command per
+ * line, `command_list_end` (without the final line feed). No line may hold a
+ * CR or NUL. Throws `UnsafeCommandError` otherwise.
  */
-export const assertCommandLine = (command: string): void => {
+export const assertCommandLine = (input: string | Buffer): string => {
+  const command = typeof input === 'string' ? input : input.toString('latin1');
   if (command.includes('\r') || command.includes('\0')) throw new UnsafeCommandError('A daemon command must not contain a carriage return or NUL character.');
   if (!command.includes('\n')) {
     if (command.trim() === '') throw new UnsafeCommandError('A daemon command must not be empty.');
-    return;
+    return command;
   }
   const lines = command.split('\n');
   if (!listBegin.has(firstWord(lines[0]!)) || firstWord(lines[lines.length - 1]!) !== 'command_list_end' || lines.length < 3) {
@@ -46,6 +48,7 @@ export const assertCommandLine = (command: string): void => {
     if (word === '') throw new UnsafeCommandError('A command list must not contain an empty line.');
     if (listWords.has(word)) throw new UnsafeCommandError('A command list must not contain another list keyword.');
   }
+  return command;
 };
 
 /** Commands whose answer carries a binary chunk after its `binary: N` line. */
@@ -63,7 +66,7 @@ export interface Framing {
   list: 'none' | 'plain' | 'ok';
 }
 
-/** The framing of a command accepted by `assertCommandLine`. */
+/** The framing of a command, given as the text `assertCommandLine` returned. */
 export const framingOf = (command: string): Framing => {
   if (!command.includes('\n')) return { binary: [binaryCommands.has(firstWord(command))], list: 'none' };
   const lines = command.split('\n');

@@ -8,9 +8,6 @@ import { ConnectError, type DaemonDialer, type DaemonSocket } from './socket.js'
 
 const newline = Buffer.from('\n');
 
-/** A command's text for checking: bytes are read one character each, so line breaks and NULs stay visible. */
-const commandText = (command: string | Buffer): string => (typeof command === 'string' ? command : command.toString('latin1'));
-
 export type DaemonErrorKind = 'unavailable' | 'timeout';
 
 /** The daemon could not be reached, went away, said something unreadable, or did not answer in time. */
@@ -136,13 +133,13 @@ export class DaemonConnection {
    * A `Buffer` is sent as it is (names that are not valid UTF-8).
    */
   send(command: string | Buffer, timeoutMs: number): Promise<Reply> {
-    assertCommandLine(commandText(command));
+    const text = assertCommandLine(command);
     if (this.closed) return Promise.reject(new DaemonError('unavailable', `The connection to ${this.label} is closed.`, true));
     return new Promise((resolve, reject) => {
       const p: Pending = { resolve, reject, timer: undefined, receivedAtWrite: this.received };
       if (timeoutMs > 0) p.timer = this.timer(timeoutMs);
       this.pending.push(p);
-      this.reader.expect(framingOf(commandText(command)));
+      this.reader.expect(framingOf(text));
       this.write(command);
     });
   }
@@ -194,9 +191,12 @@ export class DaemonConnection {
     }, timeoutMs);
   }
 
-  /** The one place that writes to the daemon: each command checked, then ended with a line feed. */
+  /**
+   * The one place that writes to the daemon, ending the command with a line
+   * feed. Only commands `send` has checked and the constant `noidle` and
+   * `close` come here.
+   */
   private write(command: string | Buffer): void {
-    assertCommandLine(commandText(command));
     this.socket.write(typeof command === 'string' ? `${command}\n` : Buffer.concat([command, newline]));
   }
 

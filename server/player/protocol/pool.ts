@@ -1,8 +1,8 @@
 /**
  * A bounded pool of connections to one daemon: at most `max` at once,
- * callers wait for a free one (up to `maxWaitMs`; the daemon's timeout starts
- * only when a connection is theirs, so a busy but healthy daemon is not
- * taken for a slow one), idle connections are reused and retired before the
+ * callers wait for a free one (up to `WAIT_TIMEOUTS` daemon timeouts; the
+ * daemon's timeout starts only when a connection is theirs, so a busy but
+ * healthy daemon is not taken for a slow one), idle connections are reused and retired before the
  * daemon's own idle timeout, dead ones replaced.
  */
 import { assertCommandLine } from './command-line.js';
@@ -13,9 +13,10 @@ export interface PoolOptions extends ConnectOptions {
   max: number;
   /** an unused connection older than this is closed (MPD drops clients after `connection_timeout`, 60 s by default) */
   maxIdleMs?: number;
-  /** how long a caller waits for a free connection; default four times the daemon timeout */
-  maxWaitMs?: number;
 }
+
+/** How many daemon timeouts a caller waits for a free connection. */
+const WAIT_TIMEOUTS = 4;
 
 interface Idle {
   conn: DaemonConnection;
@@ -58,7 +59,7 @@ export class DaemonPool {
    * not one line or one command list.
    */
   async run(command: string | Buffer, keep = true): Promise<Reply> {
-    assertCommandLine(typeof command === 'string' ? command : command.toString('latin1'));
+    assertCommandLine(command);
     await this.acquireSlot();
     // a command lost with a dropped idle connection is sent again only within one timeout
     const deadline = Date.now() + this.o.timeoutMs;
@@ -116,7 +117,7 @@ export class DaemonPool {
       this.inUse++;
       return Promise.resolve();
     }
-    const wait = this.o.maxWaitMs ?? 4 * this.o.timeoutMs;
+    const wait = WAIT_TIMEOUTS * this.o.timeoutMs;
     return new Promise((resolve, reject) => {
       const grant = () => {
         clearTimeout(timer);

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
 import { playerConfig } from '../../support/mpd-server.js';
-import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
+import { openPlayerSocket as openSocket, type Envelope } from '../../support/player-socket.js';
+import { ADMIN, startServer, type TestServer } from '../../support/server.js';
 import { delay } from '../../support/system.js';
-
-type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
 
 /** POST with a chunked body (no Content-Length). */
 const chunkedPost = (base: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Envelope }> =>
@@ -31,27 +30,6 @@ const chunkedPost = (base: string, path: string, body: unknown, token?: string):
     req.write(JSON.stringify(body));
     req.end();
   });
-
-/** Opens a WebSocket and collects its frames. */
-const openSocket = (url: string, headers: Record<string, string>): Promise<{ ws: WebSocket; frames: Envelope[] }> =>
-  new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    const frames: Envelope[] = [];
-    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Envelope));
-    ws.once('open', () => resolve({ ws, frames }));
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
-    ws.once('error', reject);
-  });
-
-const waitFor = async <T>(get: () => T | undefined, timeoutMs = 5000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await delay(20);
-  }
-};
 
 const adminOnly = [
   'kill',
@@ -237,7 +215,7 @@ describe('command classes with player.access = open', () => {
     const c = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', { Cookie: `service_auth=${admin}`, Origin: 'http://evil.example' });
     try {
       c.ws.send(JSON.stringify({ command: 'update' }));
-      const refused = await waitFor(() => c.frames.find((f) => f.type === 'Error'));
+      const refused = await c.next('Error', 0);
       expect(refused.error?.message).toMatch(/admin/i);
     } finally {
       c.ws.close();
@@ -245,20 +223,19 @@ describe('command classes with player.access = open', () => {
     const own = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', { Cookie: `service_auth=${admin}` });
     try {
       own.ws.send(JSON.stringify({ command: 'update' }));
-      const answer = await waitFor(() => own.frames.find((f) => f.type !== 'IdleAnswer'));
-      expect(answer.success).toBe(true);
+      expect((await own.next('JobIdAnswer', 0)).success).toBe(true);
     } finally {
       own.ws.close();
     }
   });
 
   it('refuses admin-only frames of an anonymous WebSocket with an Error frame; the socket stays open', async () => {
-    const c = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', {});
+    const c = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player');
     try {
       c.ws.send(JSON.stringify({ command: 'kill' }));
       c.ws.send(JSON.stringify({ command: 'command_list_begin\nstatus\ndisableoutput 0\ncommand_list_end' }));
       c.ws.send(JSON.stringify({ command: 'status' }));
-      await waitFor(() => c.frames.find((f) => f.type === 'StatusAnswer'));
+      await c.next('StatusAnswer', 0);
       const errors = c.frames.filter((f) => f.type === 'Error');
       expect(errors).toHaveLength(2);
       expect(errors[0]!.error?.message).toMatch(/admin/i);
@@ -296,12 +273,11 @@ describe('command classes on the WebSocket', () => {
     try {
       for (const command of ['kill', 'update', 'add http://127.0.0.1:9/x', 'enableoutput 0']) u.ws.send(JSON.stringify({ command }));
       u.ws.send(JSON.stringify({ command: 'stats' }));
-      await waitFor(() => u.frames.find((f) => f.type === 'StatsAnswer'));
+      await u.next('StatsAnswer', 0);
       expect(u.frames.filter((f) => f.type === 'Error')).toHaveLength(4);
       expect(await mpd.command('ping')).toBe('OK\n');
       a.ws.send(JSON.stringify({ command: 'update' }));
-      const answer = await waitFor(() => a.frames.find((f) => f.type !== 'IdleAnswer'));
-      expect(answer.success).toBe(true);
+      expect((await a.next('JobIdAnswer', 0)).success).toBe(true);
     } finally {
       u.ws.close();
       a.ws.close();

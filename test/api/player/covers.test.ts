@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -110,9 +110,9 @@ describe('covers, booklets and custom content', () => {
     expect(big.headers.get('content-type')).toBe('image/jpeg');
     expect(await size(big.body)).toEqual([120, 120]);
     // kept as the smallest configured size of at least 120 (128 by default), the answer scaled from it
-    const files = readdirSync(thumbs).filter((f) => f.endsWith('-128.jpg'));
+    const files = readdirSync(thumbs).filter((f) => f.endsWith('-128-v2.jpg'));
     expect(files).toHaveLength(1);
-    expect(readdirSync(thumbs).filter((f) => f.endsWith('-120.jpg'))).toEqual([]);
+    expect(readdirSync(thumbs).filter((f) => f.includes('-120'))).toEqual([]);
     expect(readdirSync(thumbs).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
     const again = await get('/api/v1/cover/album?name=Big%20Album&size=120');
     expect(again.body.equals(big.body)).toBe(true);
@@ -121,10 +121,49 @@ describe('covers, booklets and custom content', () => {
     expect(await size(nonSquare.body)).toEqual([100, 100]);
     const small = await get('/api/v1/cover/album?name=Red%20Album&size=500');
     expect(await size(small.body)).toEqual([300, 300]);
+    const aboveKept = await get('/api/v1/cover/album?name=Big%20Album&size=1600');
+    expect(await size(aboveKept.body)).toEqual([1500, 1500]);
     const original = await get('/api/v1/cover/album?name=Big%20Album&size=');
     expect(await size(original.body)).toEqual([2000, 1500]);
     expect((await get('/api/v1/cover/album?name=Big%20Album&size=abc')).status).toBe(400);
     expect((await get('/api/v1/cover/album?name=Big%20Album&size=-5')).status).toBe(400);
+  });
+
+  // Regression: a cover whose shorter side is below the kept size (500×700 against 512) was
+  // resized from the original on every request, at 512 and at any size scaled from the 512 file.
+  it('keeps the thumbnail of a cover smaller than the kept size, never enlarged, and serves later requests from it', async () => {
+    const cover = `/api/v1/cover/file/${enc('Odd/Odd Album')}`;
+    mkdirSync(thumbs, { recursive: true });
+    const before = new Set(readdirSync(thumbs));
+    const fresh = () => readdirSync(thumbs).filter((f) => !before.has(f));
+    // a size below the kept one is scaled from the kept file, which is made once
+    const at300 = await get(`${cover}?size=300`);
+    expect(at300.status).toBe(200);
+    expect(await size(at300.body)).toEqual([300, 300]);
+    expect(fresh()).toHaveLength(1);
+    const [kept] = fresh();
+    expect(kept).toMatch(/-512\b/);
+    expect(await size(readFileSync(join(thumbs, kept!)))).toEqual([500, 500]);
+    const first = statSync(join(thumbs, kept!));
+    for (const n of [512, 300, 400, 512]) {
+      const res = await get(`${cover}?size=${n}`);
+      expect(await size(res.body), String(n)).toEqual([Math.min(n, 500), Math.min(n, 500)]);
+    }
+    // a larger size is answered from the same file, at the short side
+    expect(await size((await get(`${cover}?size=600`)).body)).toEqual([500, 500]);
+    expect(fresh()).toEqual([kept]);
+    const again = statSync(join(thumbs, kept!));
+    expect([again.ino, again.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    // a file of the same bucket made by an earlier version (which enlarged) is never served
+    const older = kept!.replace(/-v2\.jpg$/, '.jpg');
+    expect(older).not.toBe(kept);
+    writeFileSync(join(thumbs, older), await sharp({ create: { width: 512, height: 512, channels: 3, background: '#000000' } }).jpeg().toBuffer());
+    rmSync(join(thumbs, kept!));
+    try {
+      expect(await size((await get(`${cover}?size=512`)).body)).toEqual([500, 500]);
+    } finally {
+      rmSync(join(thumbs, older));
+    }
   });
 
   it('serves the original for a size above the thumbnail limit, as for any cover not larger than the size', async () => {
@@ -252,7 +291,7 @@ describe('thumbnails kept on disk', () => {
       const kept = readdirSync(thumbs, { withFileTypes: true }).filter((e) => e.isFile());
       expect(kept.length).toBeGreaterThan(0);
       expect(kept.length).toBeLessThanOrEqual(buckets.length);
-      for (const f of kept) expect(buckets.map((b) => `-${b}.jpg`).some((suffix) => f.name.endsWith(suffix)), f.name).toBe(true);
+      for (const f of kept) expect(buckets.map((b) => `-${b}-v2.jpg`).some((suffix) => f.name.endsWith(suffix)), f.name).toBe(true);
       // a kept size is served from its file, the same bytes every time
       const a = await fetch(`${s.url}/api/v1/cover/album?name=Big%20Album&size=${buckets[0]}`);
       const b = await fetch(`${s.url}/api/v1/cover/album?name=Big%20Album&size=${buckets[0]}`);

@@ -80,7 +80,7 @@ describe('access to the gateway is checked at every request and every WebSocket 
 
   it("refuses a disabled account's next WebSocket command with an Error frame and closes the socket", async () => {
     const u = await account('disabled-ws', false);
-    const c = await openSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, u.token);
+    const c = await openSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { 'Service-Auth': u.token });
     try {
       c.ws.send(JSON.stringify({ command: 'status' }));
       await c.next('StatusAnswer', 0);
@@ -98,7 +98,7 @@ describe('access to the gateway is checked at every request and every WebSocket 
 
   it("refuses a demoted admin's next admin-only WebSocket command", async () => {
     const u = await account('demoted-ws', true);
-    const c = await openSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, u.token);
+    const c = await openSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { 'Service-Auth': u.token });
     try {
       c.ws.send(JSON.stringify({ command: 'config' }));
       await c.next('Ack', 0);

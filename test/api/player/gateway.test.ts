@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
 import { playerConfig } from '../../support/mpd-server.js';
+import type { Envelope } from '../../support/player-socket.js';
 import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
-
-type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
 
 describe('the music gateway over HTTP against a real mpd', () => {
   let mpd: MpdInstance;
@@ -104,7 +103,7 @@ describe('the music gateway over HTTP against a real mpd', () => {
     const outputs = await post('outputs');
     expect(outputs.body.result!['outputs']).toEqual([{ id: '0', name: 'null-out', enabled: true, plugin: 'null', attributes: {} }]);
     const stats = await post('stats');
-    expect(stats.body.result).toMatchObject({ songs: 11, albums: expect.any(Number), artists: expect.any(Number) });
+    expect(stats.body.result).toMatchObject({ songs: mpd.library.songs, albums: expect.any(Number), artists: expect.any(Number) });
     const play = await post('play');
     expect(play.body).toEqual({ success: true, type: 'Empty', result: {} });
     await post('stop');

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
 import { playerConfig } from '../../support/mpd-server.js';
-import { startServer, type Json } from '../../support/server.js';
-
-type Envelope = { success: boolean; type: string; result?: Json; ack?: Json; error?: { message: string } };
+import type { Envelope } from '../../support/player-socket.js';
+import { startServer } from '../../support/server.js';
 
 describe('a daemon that requires a password and has no mixer', () => {
   let mpd: MpdInstance;

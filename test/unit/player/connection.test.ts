@@ -134,6 +134,7 @@ describe('what may be written to a daemon', () => {
     const conn = await openConn(sockets);
     for (const bad of ['find album "x\nkill', 'status\n', 'find album "x\rkill"', 'find album "x\0"', 'status\r\nkill', '', '\n', 'command_list_begin\ncommand_list_end']) {
       expect(() => conn.send(bad, 300), JSON.stringify(bad)).toThrow(UnsafeCommandError);
+      expect(() => conn.send(Buffer.from(bad, 'latin1'), 300), `bytes of ${JSON.stringify(bad)}`).toThrow(UnsafeCommandError);
     }
     expect(sockets[0]!.raw).toEqual([]);
     expect(conn.alive).toBe(true);

@@ -1,0 +1,54 @@
+// Regression: the bound on a socket's waiting frames counted only frames whose access
+// check was running and commands queued for the daemon. Frames refused at once (not a
+// command, or `close`) were chained behind a pending access check uncounted, so a client
+// could pile up refusal steps without end. Every frame waiting for its turn now counts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../server/common/log.js';
+import type { Envelope } from '../../../server/player/answers/convert.js';
+import { DaemonConnection } from '../../../server/player/protocol/connection.js';
+import { tcpDialer } from '../../../server/player/protocol/socket.js';
+import { MAX_WAITING_COMMANDS, PlayerSession } from '../../../server/player/session.js';
+import { startMpd, type MpdInstance } from '../../support/mpd.js';
+import { delay } from '../../support/system.js';
+
+describe('a player session bounds the frames waiting behind an access check', () => {
+  let mpd: MpdInstance;
+  beforeAll(async () => {
+    mpd = await startMpd();
+  });
+  afterAll(() => mpd?.dispose());
+
+  it('refuses frames beyond the bound at once, refused ones included, and answers the others in order once the check is done', async () => {
+    const conn = await DaemonConnection.open({ dialer: tcpDialer, host: '127.0.0.1', port: mpd.port, password: '', timeoutMs: 3000 });
+    const sent: Envelope[] = [];
+    let allow!: () => void;
+    const pending = new Promise<void>((r) => (allow = r));
+    const session = new PlayerSession(conn, 3000, { send: (e) => sent.push(e), lost: () => undefined }, silentLogger, async () => {
+      await pending;
+      return { caller: { admin: false } };
+    });
+    try {
+      const invalid = 200;
+      session.command('ping');
+      for (let i = 0; i < invalid; i++) session.command(i % 2 === 0 ? 'STATUS' : 'close');
+      const tooMany = (e: Envelope) => e.type === 'Error' && /Too many commands are waiting/.test(JSON.stringify(e));
+      const accepted = MAX_WAITING_COMMANDS - 1;
+      expect(sent.filter(tooMany)).toHaveLength(invalid - accepted);
+      expect(sent).toHaveLength(invalid - accepted);
+
+      allow();
+      for (let i = 0; i < 100 && sent.length < invalid + 1; i++) await delay(20);
+      expect(sent).toHaveLength(invalid + 1);
+      const later = sent.slice(invalid - accepted);
+      expect(later[0]).toMatchObject({ success: true, type: 'Empty' });
+      expect(later.slice(1).every((e) => e.type === 'Error' && !tooMany(e))).toBe(true);
+
+      // with nothing waiting, frames are taken again
+      session.command('ping');
+      for (let i = 0; i < 100 && sent.length < invalid + 2; i++) await delay(20);
+      expect(sent.at(-1)).toMatchObject({ success: true, type: 'Empty' });
+    } finally {
+      session.close();
+    }
+  });
+});
