@@ -3,10 +3,12 @@
  * send `status` through Pier's `POST /api/v1/player` for
  * BENCH_GATEWAY_SECONDS (10 s) per trial, alternating with the same clients
  * talking to the minimal forwarder (gateway-forwarder.ts), against one real
- * mpd. Pier runs with `player.access` BENCH_GATEWAY_ACCESS (default `user`:
+ * mpd. Pier runs from `dist/` as in every scenario, with `player.access` BENCH_GATEWAY_ACCESS (default `user`:
  * every request carries a token, while the forwarder checks nothing).
  */
+import { tmpdir } from 'node:os';
 import { startMpd } from '../test/support/mpd.js';
+import { startPier } from './lib/pier.js';
 import { benchPath, runClient, startProcess, type Started } from './lib/process.js';
 import { settings } from './lib/settings.js';
 import { runRounds, type Contender, type Scenario } from './lib/trials.js';
@@ -29,14 +31,17 @@ export const benchGateway = async (): Promise<Scenario> => {
   const mpd = await startMpd();
   const started: Started[] = [];
   try {
-    const pier = await startChild('gateway-pier.ts', [String(mpd.port), settings.gatewayAccess]);
+    // Pier as in every scenario: `node dist/server/cli.js` with its configuration file
+    const pier = await startPier('file-system', tmpdir(), {}, {
+      player: { access: settings.gatewayAccess, connections: { default: { host: '127.0.0.1', port: mpd.port, 'max-connections': 8 } } },
+    });
     started.push(pier);
     const fwd = await startChild('gateway-forwarder.ts', [String(mpd.port)]);
     started.push(fwd);
-    const auth: Record<string, string> = pier.info.token ? { 'Service-Auth': pier.info.token } : {};
+    const auth: Record<string, string> = settings.gatewayAccess === 'open' ? {} : { 'Service-Auth': pier.token };
     const contenders: Contender[] = [
       { name: 'forwarder', pid: fwd.pid, run: () => load(fwd.info.url, '/', {}) },
-      { name: 'Pier', pid: pier.pid, run: () => load(pier.info.url, '/api/v1/player', auth) },
+      { name: 'Pier', pid: pier.pid, run: () => load(pier.url, '/api/v1/player', auth) },
     ];
     return await runRounds(
       `gateway: ${CLIENTS} keep-alive clients sending \`status\` for ${settings.gatewaySeconds} s, player access \`${settings.gatewayAccess}\``,

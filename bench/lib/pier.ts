@@ -26,11 +26,17 @@ export interface PierProcess extends Started {
 /**
  * Pier from `dist/` in its own process, with the file-system or the database
  * (SQLite) store and otherwise its defaults (checksums included) apart from
- * rate and size limits and the given `limits`. With
+ * rate and size limits, the given `limits` and `more`. With
  * `BENCH_PROFILE=<dir>` it runs under `node --cpu-prof` and writes a profile
  * there when stopped.
  */
-export const startPier = async (store: PierStore, under = tmpdir(), limits: Record<string, number> = {}): Promise<PierProcess> => {
+export const startPier = async (
+  store: PierStore,
+  under = tmpdir(),
+  limits: Record<string, number> = {},
+  /** more `service.restserver` settings (the gateway's `player`) */
+  more: Record<string, unknown> = {},
+): Promise<PierProcess> => {
   const dataDir = mkdtempSync(join(under, `pier-${store}-`));
   const room = Math.max(4 * 1024 ** 3, 2 * settings.size, 2 * settings.zipFiles * settings.zipFileSize, 2 * settings.smallFiles * settings.smallSize);
   const config = {
@@ -48,6 +54,7 @@ export const startPier = async (store: PierStore, under = tmpdir(), limits: Reco
             stores: { filesystem: { enabled: store === 'file-system', directory: join(dataDir, 'received') } },
           },
         },
+        ...more,
       },
     },
   };
