@@ -1,4 +1,3 @@
-import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import { notFound } from '../common/errors.js';
 import { errorHandler } from './error-mapping.js';
@@ -71,7 +70,6 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   });
   // Pages of other origins do not act with the session cookie (CSRF); refused before any body is read.
   app.use(refuseCrossOrigin(deps.links));
-  app.use(cookieParser());
 
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));

@@ -6,7 +6,7 @@ import type { Accessor } from '../core/shares/accessor.js';
 export const AUTH_HEADER = 'service-auth';
 export const AUTH_COOKIE = 'service_auth';
 
-/** A cookie's value from a raw `Cookie` header (for requests that do not pass through express). */
+/** A cookie's value from the `Cookie` header. */
 export const cookieFromHeader = (header: string | undefined, name: string): string | undefined => {
   for (const part of (header ?? '').split(';')) {
     const i = part.indexOf('=');

@@ -3,12 +3,7 @@ import { unauthenticated } from '../../common/errors.js';
 import { ok } from '../../common/result.js';
 import { loginFailed, type AuthResult } from '../../core/auth/auth.types.js';
 import type { RouteModule } from '../http-deps.js';
-import {
-  caller,
-  clearAuthCookie,
-  query,
-  setAuthCookie,
-} from '../request-context.js';
+import { caller, clearAuthCookie, cookieFromHeader, query, setAuthCookie } from '../request-context.js';
 
 interface UserPass {
   account: string;
@@ -79,7 +74,7 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth, origin, link
 
   api.route('get', '/api/v2/open/auth/oauth/{id}/resume', async (req, res) => {
     const q = query(res) as { code?: string; state?: string; error?: string };
-    const nonce = (req.cookies as Record<string, string | undefined>)[OAUTH_COOKIE];
+    const nonce = cookieFromHeader(req.headers.cookie, OAUTH_COOKIE);
     res.clearCookie(OAUTH_COOKIE, oauthCookie(req));
     const result = await oauth.resume(String(req.params['id']), { ...q, nonce }, base(req));
     if (result.success && result.token) setAuthCookie(res, result.token, result.validMs, secure(req));

@@ -3,7 +3,7 @@ import type { AuthService } from '../../core/auth/auth.service.js';
 import { SHARE_COOKIE } from '../../core/shares/share-cookie.js';
 import type { PublicCredentials, ShareCookie } from '../../core/shares/public-share.js';
 import type { ClientOrigin } from '../client-origin.js';
-import { requestToken } from '../request-context.js';
+import { cookieFromHeader, requestToken } from '../request-context.js';
 
 export const PASSWORD_HEADER = 'service-password';
 
@@ -29,7 +29,7 @@ export const publicCredentials = async (req: Request, origin: ClientOrigin, auth
   const claims = await auth.authenticate(requestToken(req));
   return {
     password: decodePassword(req.get(PASSWORD_HEADER)),
-    cookie: (req.cookies as Record<string, string> | undefined)?.[SHARE_COOKIE],
+    cookie: cookieFromHeader(req.headers.cookie, SHARE_COOKIE),
     address: origin.clientAddress(req),
     viewer: claims && { kind: 'user', accountId: claims.accountId, login: claims.login, admin: claims.admin },
   };
