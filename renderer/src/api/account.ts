@@ -1,6 +1,6 @@
 // Calls of the account administration (`/api/v2/admin/account...`), the
 // invitation route, and the caller's own settings (`/api/v2/sec/settings/...`).
-import { apiFetch, apiResult, type BasicResult } from '../api/http';
+import { apiFetch, apiResult, type BasicResult } from './http';
 
 export type AccountState = 'Active' | 'Disabled';
 

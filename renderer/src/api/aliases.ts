@@ -1,6 +1,6 @@
 // Calls of the alias routes (`/api/v2/sec/alias...`) and of the mail routes
 // the alias page uses. Shapes as in the reference (AliasDetail, AliasChange).
-import { apiFetch, apiResult, type BasicResult } from '../api/http';
+import { apiFetch, apiResult, type BasicResult } from './http';
 
 export interface AccountLight {
   id: string;
