@@ -1,5 +1,5 @@
-// Calls of the alias routes (`/api/v2/sec/alias...`) and of the mail routes
-// the alias page uses. Shapes as in the reference (AliasDetail, AliasChange).
+// Calls of the alias (upload link) routes (`/api/v2/sec/alias...`, `/api/v2/sec/alias-member`).
+// Shapes as in the reference (AliasDetail, AliasChange).
 import { apiFetch, apiResult, type BasicResult } from './http';
 
 export interface AccountLight {
@@ -44,11 +44,6 @@ export interface IdResult extends BasicResult {
   id: string;
 }
 
-export interface MailTemplate {
-  subject: string;
-  body: string;
-}
-
 const enc = encodeURIComponent;
 
 export async function listAliases(q: string, signal?: AbortSignal): Promise<AliasDetail[]> {
@@ -75,11 +70,3 @@ export async function searchMembers(q: string, signal?: AbortSignal): Promise<Ac
   const list = await apiFetch<{ items: AccountLight[] }>(`/api/v2/sec/alias-member?q=${enc(q)}`, signal ? { signal } : {});
   return list.items;
 }
-
-export const aliasMailTemplate = (id: string): Promise<MailTemplate> => apiFetch<MailTemplate>(`/api/v2/sec/mail/template/alias/${enc(id)}`);
-
-export const sendMail = (mail: { recipients: string[]; subject: string; body: string }): Promise<BasicResult> =>
-  apiResult('/api/v2/sec/mail/send', { method: 'POST', body: mail });
-
-/** Splits a recipients field at commas, semicolons and white space. */
-export const splitRecipients = (text: string): string[] => text.split(/[\s,;]+/).filter(Boolean);
