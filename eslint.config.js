@@ -43,6 +43,8 @@ export default defineConfig([
     'test-results/',
     'playwright-report/',
     '.tmp/',
+    // generated from server/openapi.yml by `npm run gen:api-types`; never edited by hand
+    'renderer/src/api/schema.d.ts',
   ]),
 
   {

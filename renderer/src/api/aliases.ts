@@ -1,48 +1,6 @@
 // Calls of the alias (upload link) routes (`/api/v2/sec/alias...`, `/api/v2/sec/alias-member`).
-// Shapes as in the reference (AliasDetail, AliasChange).
 import { apiFetch, apiResult, type BasicResult } from './http';
-
-export interface AccountLight {
-  id: string;
-  login: string;
-}
-
-export interface AliasDetail {
-  id: string;
-  name: string;
-  /** milliseconds */
-  validity: number;
-  /** the owner's login */
-  owner: string;
-  enabled: boolean;
-  members: { items: AccountLight[] };
-  /** epoch milliseconds */
-  created: number;
-  /** plain text shown to guests */
-  message: string | null;
-  /** bytes one share of the link may hold; null: the server's limit */
-  maxSize: number | null;
-  /** epoch ms after which the link takes no uploads; null: never */
-  expires: number | null;
-}
-
-export interface AliasChange {
-  /** absent on create: the server picks a random id */
-  id?: string;
-  name: string;
-  validity: number;
-  enabled: boolean;
-  /** account ids */
-  members: string[];
-  /** absent: unchanged (modify) or none (create); null: none */
-  message?: string | null;
-  maxSize?: number | null;
-  expires?: number | null;
-}
-
-export interface IdResult extends BasicResult {
-  id: string;
-}
+import type { AccountLight, AliasChange, AliasDetail, IdResult } from './types';
 
 const enc = encodeURIComponent;
 

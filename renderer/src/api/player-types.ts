@@ -1,49 +1,18 @@
-// Shapes of the music gateway's answers (server/openapi.yml, `Player*` schemas)
-// that the player page reads.
+// Shapes of the music gateway's answers that the player page reads: the `Player*`
+// schemas of server/openapi.yml (schema.d.ts), plus the client's own names for parts of them.
+// (Relative imports end in .js here: the unit tests type-check this file under NodeNext.)
+import type { components } from './schema.js';
+
+type Schemas = components['schemas'];
 
 /** A song of the library or the queue: `tags` holds the first value of each tag. */
-export interface Song {
-  file: string;
-  'Last-Modified': string | null;
-  added: string | null;
-  time: number | null;
-  duration: number | null;
-  format: string | null;
-  tags: Record<string, string>;
-  allTags: Record<string, string[]>;
-}
+export type Song = Schemas['PlayerSong'];
 
 /** A queue entry: `id` is the daemon's song id (a string), `pos` the position. */
-export interface QueueEntry {
-  song: Song;
-  pos: number;
-  id: string;
-  prio: number | null;
-}
+export type QueueEntry = Schemas['PlayerPlaylistSong'];
 
-export type PlayState = 'play' | 'pause' | 'stop';
-
-/** The daemon's `status`: the fields the page uses (the answer carries more). */
-export interface PlayerStatus {
-  volume: number | null;
-  repeat: boolean;
-  random: boolean;
-  /** `0`, `1` or `oneshot` */
-  single: string;
-  consume: boolean;
-  playlist: number;
-  playlistlength: number;
-  state: PlayState;
-  song: number | null;
-  songid: string | null;
-  elapsed: number | null;
-  duration: number | null;
-  time: { start: number; end: number } | null;
-  bitrate: number | null;
-  audio: { asString: string } | null;
-  updating_db: string | null;
-  error: string | null;
-}
+/** The daemon's `status`; `state` is `play`, `pause` or `stop`. */
+export type PlayerStatus = Schemas['PlayerStatusAnswer']['result'];
 
 /** One envelope of the gateway: `result` for a successful answer. */
 export interface Answer<T> {
@@ -52,21 +21,11 @@ export interface Answer<T> {
   result: T;
 }
 
-export interface PlayerConnection {
-  id: string;
-  title: string;
-}
+export type PlayerInfo = Schemas['PlayerInfo'];
 
-export interface PlayerInfo {
-  name: string;
-  version: string;
-  connections: PlayerConnection[];
-}
+export type PlayerConnection = PlayerInfo['connections'][number];
 
-export interface StoredPlaylist {
-  playlist: string;
-  'Last-Modified': string | null;
-}
+export type StoredPlaylist = Schemas['PlayerPlaylistSummaryAnswer']['result']['playlist'][number];
 
 /** An album of the library, found under its album artist. */
 export interface AlbumRef {
