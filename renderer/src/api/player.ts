@@ -114,7 +114,7 @@ export async function hasBooklet(conn: string, album: string): Promise<boolean> 
 }
 
 /** The thumbnail sizes the server keeps (`player.thumbnails.sizes`' default). */
-export const THUMBNAIL_SIZES: readonly number[] = [128, 256, 512, 1024];
+const THUMBNAIL_SIZES: readonly number[] = [128, 256, 512, 1024];
 
 /** The thumbnail for a picture shown `cssPixels` wide: the smallest kept size that fills it at `pixelRatio`. */
 export function thumbnailSize(cssPixels: number, pixelRatio: number): number {

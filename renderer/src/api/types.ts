@@ -5,13 +5,11 @@ import type { components } from './schema.js';
 
 type Schemas = components['schemas'];
 
-export type OAuthItem = Schemas['OAuthItem'];
 /** `GET /api/v2/open/info/appconfig`: the client settings. */
 export type AppConfig = Schemas['AppConfig'];
 export type AuthResult = Schemas['AuthResult'];
 export type IdResult = Schemas['IdResult'];
 export type ShareListItem = Schemas['ShareListItem'];
-export type SharePublish = Schemas['SharePublish'];
 export type ShareFile = Schemas['ShareFile'];
 export type ShareDetail = Schemas['ShareDetail'];
 export type ShareProperties = Schemas['ShareProperties'];

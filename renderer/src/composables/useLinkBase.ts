@@ -16,7 +16,7 @@ import { useSettingsStore } from '../stores/settings';
 export type Reach = 'network' | 'this-computer' | 'no-network' | 'checking';
 
 /** True for host names of this computer's loopback interface. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -28,7 +28,7 @@ export function commandList(lines: string[]): string {
 }
 
 /** The filter of an album for `findadd` and friends. */
-export function albumFilter(ref: AlbumRef): Array<string> {
+function albumFilter(ref: AlbumRef): Array<string> {
   const args = ['album', ref.album];
   if (ref.albumArtist !== '') args.push('albumartist', ref.albumArtist);
   return args;

@@ -7,7 +7,7 @@ import type { AppConfig } from '../api/types';
 const day = 24 * 60 * 60 * 1000;
 
 /** Used until the settings arrive, and when the server cannot be reached. */
-export const fallbackConfig: AppConfig = {
+const fallbackConfig: AppConfig = {
   appName: 'Pier',
   baseUrl: '',
   logoUrl: '',
