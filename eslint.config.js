@@ -1,5 +1,6 @@
 // ESLint flat config: recommended rules for JS, TypeScript and Vue, plus the import
-// boundaries of STYLE.md (server/ is plain Node; server/core/ never sees HTTP).
+// boundaries of STYLE.md (server/ is plain Node; server/core/ never sees HTTP; in the web
+// client, api/ knows no page and lib/ calls no API module).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import vue from 'eslint-plugin-vue';
@@ -29,6 +30,28 @@ const coreForbidden = [
   },
 ];
 
+/** Imports forbidden under renderer/src/api/: the API modules know no page. */
+const rendererApiForbidden = [
+  {
+    regex: String.raw`\.vue$|^\.\./(?:views|components|composables|stores)(?:/|$)`,
+    message: 'renderer/src/api/ calls the server and knows no component, view, composable or store; they import it instead.',
+  },
+];
+
+/** Imports forbidden under renderer/src/lib/: plain helpers below the API modules and the pages. */
+const rendererLibForbidden = [
+  {
+    regex: String.raw`\.vue$|^\.\./(?:views|components)(?:/|$)`,
+    message: 'renderer/src/lib/ holds plain helpers and imports no component or view.',
+  },
+  {
+    // Types of the answers are fine; the one HTTP helper too (ApiError, authHeaders).
+    regex: String.raw`^\.\./api/(?!http(?:\.js)?$)`,
+    allowTypeImports: true,
+    message: 'renderer/src/lib/ calls no API module; a composable, store or view calls it and hands the result over.',
+  },
+];
+
 const unusedVars = [
   'error',
   { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
@@ -43,6 +66,8 @@ export default defineConfig([
     'test-results/',
     'playwright-report/',
     '.tmp/',
+    // generated from server/openapi.yml by `npm run gen:api-types`; never edited by hand
+    'renderer/src/api/schema.d.ts',
   ]),
 
   {
@@ -93,5 +118,17 @@ export default defineConfig([
     name: 'pier/boundaries/server-core',
     files: ['server/core/**/*.{js,mjs,cjs,ts,mts,cts}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...serverForbidden, ...coreForbidden] }] },
+  },
+
+  {
+    name: 'pier/boundaries/renderer-api',
+    files: ['renderer/src/api/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: rendererApiForbidden }] },
+  },
+
+  {
+    name: 'pier/boundaries/renderer-lib',
+    files: ['renderer/src/lib/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: rendererLibForbidden }] },
   },
 ]);

@@ -1,5 +1,6 @@
 // The import boundaries of STYLE.md are enforced by eslint.config.js. These tests lint
-// small snippets as if they lived in server/ and server/core/ and check that each
+// small snippets as if they lived in server/, server/core/ and the web client's api/ and
+// lib/ and check that each
 // forbidden import is reported and the allowed ones are not.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +17,12 @@ beforeAll(() => {
 });
 
 /** Lints `code` as the file `relPath` and returns the lines reported by the boundary rule. */
-async function boundaryHits(relPath: string, code: string): Promise<number[]> {
+async function boundaryHits(relPath: string, code: string, rule = RULE): Promise<number[]> {
   const [result] = await eslint.lintText(code, { filePath: join(root, relPath) });
   if (!result) throw new Error(`no lint result for ${relPath}`);
   const fatal = result.messages.filter((m) => m.fatal);
   expect(fatal, `parse errors in ${relPath}`).toEqual([]);
-  return result.messages.filter((m) => m.ruleId === RULE).map((m) => m.line);
+  return result.messages.filter((m) => m.ruleId === rule).map((m) => m.line);
 }
 
 /** One import per line, each used so that no other rule complains. */
@@ -87,5 +88,42 @@ describe('outside server/', () => {
   it('allows main/ to import electron and server/', async () => {
     const code = importLine('electron', 0) + importLine('../server/index.js', 1);
     expect(await boundaryHits('main/server-host.ts', code)).toEqual([]);
+  });
+});
+
+describe('web client import boundaries', () => {
+  // The type-aware variant of the rule: it can let type-only imports through.
+  const TS_RULE = '@typescript-eslint/no-restricted-imports';
+
+  it.each(['../components/CopyButton.vue', '../views/HomeView.vue', '../composables/useFormat', '../stores/auth'])(
+    'api/ reports %s',
+    async (specifier) => {
+      expect(await boundaryHits('renderer/src/api/boundary-probe.ts', importLine(specifier, 0), TS_RULE)).toEqual([1]);
+    },
+  );
+
+  it.each(['./http', './types', '../lib/mpd-command', 'vue'])('api/ allows %s', async (specifier) => {
+    expect(await boundaryHits('renderer/src/api/boundary-probe.ts', importLine(specifier, 0), TS_RULE)).toEqual([]);
+  });
+
+  it.each(['../components/CopyButton.vue', '../views/HomeView.vue', '../api/shares', '../api/player.js', '../api/types'])(
+    'lib/ reports %s',
+    async (specifier) => {
+      expect(await boundaryHits('renderer/src/lib/boundary-probe.ts', importLine(specifier, 0), TS_RULE)).toEqual([1]);
+    },
+  );
+
+  it.each(['../api/http', './format', '../i18n', 'vue'])('lib/ allows %s', async (specifier) => {
+    expect(await boundaryHits('renderer/src/lib/boundary-probe.ts', importLine(specifier, 0), TS_RULE)).toEqual([]);
+  });
+
+  it('lib/ allows a type-only import from an API module', async () => {
+    const code = "import type { ShareDetail } from '../api/types';\nexport type S = ShareDetail;\n";
+    expect(await boundaryHits('renderer/src/lib/boundary-probe.ts', code, TS_RULE)).toEqual([]);
+  });
+
+  it('views may import api/, composables/ and lib/', async () => {
+    const code = ['../api/shares', '../composables/useFormat', '../lib/format'].map(importLine).join('');
+    expect(await boundaryHits('renderer/src/views/boundary-probe.ts', code, TS_RULE)).toEqual([]);
   });
 });

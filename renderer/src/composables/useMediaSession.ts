@@ -4,8 +4,8 @@
 // calling component.
 import { onScopeDispose, watchEffect, type Ref } from 'vue';
 import { useUiStore } from '../stores/ui';
-import { coverOfSong, thumbnailSize } from './player-api';
-import { songArtist, songTitle } from './song-format';
+import { coverOfSong, thumbnailSize } from '../api/player';
+import { songArtist, songTitle } from '../lib/song-format';
 import type { PlayerState } from './usePlayer';
 
 type Action = 'play' | 'pause' | 'nexttrack' | 'previoustrack';

@@ -5,7 +5,7 @@
 // notification), clears it.
 import { computed, onScopeDispose, ref, watch } from 'vue';
 import { useRoute } from 'vue-router';
-import { apiFetch } from '../api/http';
+import { searchShares } from '../api/shares';
 import type { ShareListItem } from '../api/types';
 import { useAuthStore } from '../stores/auth';
 import { useSeenGuestUploads } from './useSeenGuestUploads';
@@ -41,9 +41,8 @@ export function useNewGuestUploads() {
     last = Date.now();
     const login = auth.login;
     try {
-      const params = new URLSearchParams({ q: '', page: '1', pageSize: String(LOOK_AT) });
-      const list = await apiFetch<{ items: ShareListItem[] }>(`/api/v2/sec/share/search?${params}`, { noAuthRedirect: true });
-      if (auth.login === login) shares.value = list.items;
+      const list = await searchShares('', 1, LOOK_AT, { noAuthRedirect: true });
+      if (auth.login === login) shares.value = list;
     } catch {
       // the badge is a hint: keep what was known until the next look
     }

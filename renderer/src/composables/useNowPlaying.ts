@@ -3,8 +3,8 @@
 // reports a change. Read-only: it never sends a command. `reachable` is false until the
 // first answer and whenever the gateway or the daemon does not answer.
 import { ref, shallowRef, watch } from 'vue';
-import { fetchCurrentSong, fetchInfo, fetchStatus } from './player-api';
-import type { PlayerStatus, QueueEntry } from './player-types';
+import { fetchCurrentSong, fetchInfo, fetchStatus } from '../api/player';
+import type { PlayerStatus, QueueEntry } from '../api/player-types';
 import { usePlayerSocket } from './usePlayerSocket';
 
 /** The key under which the player page keeps its chosen connection. */

@@ -4,10 +4,10 @@
 // advances locally between updates.
 import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue';
 import { ApiError } from '../api/http';
-import { command } from './mpd-quote';
-import * as api from './player-api';
-import type { PlayerStatus, QueueEntry, StoredPlaylist } from './player-types';
-import { inLists, moveEntry, restoreCommands, snapshotOf, type QueueSnapshot } from './queue-edit';
+import { command, commandList } from '../lib/mpd-command';
+import * as api from '../api/player';
+import type { PlayerStatus, QueueEntry, StoredPlaylist } from '../api/player-types';
+import { inLists, moveEntry, restoreCommands, snapshotOf, type QueueSnapshot } from '../lib/queue-edit';
 import { usePlayerSocket } from './usePlayerSocket';
 
 function messageOf(error: unknown): string {
@@ -220,7 +220,7 @@ export function usePlayer(conn: Ref<string | null>) {
     undoable,
     undoClear,
     loadPlaylist: (name: string) => send(command('load', name)),
-    playPlaylist: (name: string) => sendAll(() => [api.commandList(['clear', command('load', name), 'play 0'])]),
+    playPlaylist: (name: string) => sendAll(() => [commandList(['clear', command('load', name), 'play 0'])]),
     addToPlaylist: (name: string, uris: string[]) => sendAll(() => inLists(uris.map((u) => command('playlistadd', name, u)))),
     savePlaylist: (name: string) => send(command('save', name)),
     deletePlaylist: (name: string) => send(command('rm', name)),

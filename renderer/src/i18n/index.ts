@@ -18,7 +18,7 @@ export interface MessageTree {
 const files = import.meta.glob<{ default: MessageTree }>('./*.*.ts', { eager: true });
 
 /** All messages by translated language and area, built from the files of this folder. */
-export const messages = Object.fromEntries(
+const messages = Object.fromEntries(
   languages.filter((l) => isTranslated(l.id)).map((l) => [l.id, {}]),
 ) as Record<TranslatedLanguage, MessageTree>;
 for (const [path, mod] of Object.entries(files)) {

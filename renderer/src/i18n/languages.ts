@@ -31,7 +31,7 @@ export function isTranslated(language: Language): language is TranslatedLanguage
 }
 
 /** The language the texts are shown in: the language itself, or English for now. */
-export function shownLanguage(language: Language): TranslatedLanguage {
+function shownLanguage(language: Language): TranslatedLanguage {
   return isTranslated(language) ? language : fallbackLanguage;
 }
 

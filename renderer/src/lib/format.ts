@@ -6,7 +6,7 @@ const units = ['B', 'KB', 'MB', 'GB', 'TB'];
 const frenchUnits = ['o', 'Ko', 'Mo', 'Go', 'To'];
 
 /** The BCP 47 tag of the shown texts; reading it makes a template calling a formatter follow a language change. */
-export function currentLocale(): string {
+function currentLocale(): string {
   return localeOf(i18n.global.locale.value as Language);
 }
 
@@ -37,7 +37,7 @@ export function formatDateTime(ms: number, locale: string, timeZone: string): st
   }
 }
 
-export const MINUTE = 60 * 1000;
+const MINUTE = 60 * 1000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 

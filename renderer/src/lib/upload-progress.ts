@@ -2,7 +2,7 @@
 // chosen files cannot fit into the room a share or upload link has left.
 
 /** How far back the speed looks. */
-export const SPEED_WINDOW_MS = 5000;
+const SPEED_WINDOW_MS = 5000;
 /** The least time the samples must span before a speed is shown. */
 const MIN_SPAN_MS = 1000;
 

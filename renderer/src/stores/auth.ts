@@ -4,7 +4,8 @@
 // rely on.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { ApiError, apiFetch } from '../api/http';
+import * as api from '../api/auth';
+import { ApiError } from '../api/http';
 import type { AuthResult } from '../api/types';
 import { useSettingsStore } from './settings';
 
@@ -60,10 +61,7 @@ export const useAuthStore = defineStore('auth', () => {
 
   /** Signs in with login and password; resolves to the server's result (success or not). */
   async function signIn(user: string, password: string): Promise<AuthResult> {
-    const result = await apiFetch<AuthResult>('/api/v2/open/auth/login', {
-      method: 'POST',
-      body: { account: user, password },
-    });
+    const result = await api.login(user, password);
     if (result.success) setAccount(result);
     return result;
   }
@@ -75,7 +73,7 @@ export const useAuthStore = defineStore('auth', () => {
    */
   async function renew(): Promise<boolean> {
     try {
-      const result = await apiFetch<AuthResult>('/api/v2/sec/auth/session', { method: 'POST', noAuthRedirect: true });
+      const result = await api.renewSession();
       setAccount(result);
       return loggedIn.value;
     } catch (error) {
@@ -86,7 +84,7 @@ export const useAuthStore = defineStore('auth', () => {
 
   /** Signs in through the authenticating proxy in front of the server. */
   async function proxySignIn(): Promise<AuthResult> {
-    const result = await apiFetch<AuthResult>('/api/v2/open/auth/proxy', { method: 'POST' });
+    const result = await api.proxyLogin();
     if (result.success) setAccount(result);
     return result;
   }
@@ -94,7 +92,7 @@ export const useAuthStore = defineStore('auth', () => {
   /** Signs out on the server (clears the cookie) and locally. */
   async function signOut(): Promise<void> {
     try {
-      if (loggedIn.value) await apiFetch('/api/v2/sec/auth/logout', { method: 'POST', noAuthRedirect: true });
+      if (loggedIn.value) await api.logout();
     } catch {
       // Signing out locally is what matters; the token expires on its own.
     } finally {
@@ -109,7 +107,7 @@ export const useAuthStore = defineStore('auth', () => {
    */
   async function signOutEverywhere(): Promise<void> {
     try {
-      await apiFetch('/api/v2/sec/auth/logout-all', { method: 'POST', noAuthRedirect: true });
+      await api.logoutEverywhere();
     } catch (error) {
       // 401: the session had ended already
       if (!(error instanceof ApiError && error.status === 401)) throw error;

@@ -1,13 +1,13 @@
 // The server's client settings (`/api/v2/open/info/appconfig`), loaded once before the app mounts.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { apiFetch } from '../api/http';
+import { getAppConfig } from '../api/info';
 import type { AppConfig } from '../api/types';
 
 const day = 24 * 60 * 60 * 1000;
 
 /** Used until the settings arrive, and when the server cannot be reached. */
-export const fallbackConfig: AppConfig = {
+const fallbackConfig: AppConfig = {
   appName: 'Pier',
   baseUrl: '',
   logoUrl: '',
@@ -51,7 +51,7 @@ export const useSettingsStore = defineStore('settings', () => {
   /** Fetches the settings; on failure keeps the fallback and records the error. */
   async function load(): Promise<void> {
     try {
-      config.value = await apiFetch<AppConfig>('/api/v2/open/info/appconfig');
+      config.value = await getAppConfig();
       loadError.value = null;
     } catch (error) {
       loadError.value = error instanceof Error ? error.message : String(error);

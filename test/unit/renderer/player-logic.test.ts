@@ -1,11 +1,11 @@
 // Pure logic of the player page and the settings page: command building (quoting of
 // user text), the album list, song order and names, times, time-zone search.
 import { describe, expect, it } from 'vitest';
-import { command, quote } from '../../../renderer/src/composables/mpd-quote.js';
-import { addAlbumCommand, addSongCommand, albumsFromList, byDiscAndTrack, coverOfSong, encodePath } from '../../../renderer/src/composables/player-api.js';
-import type { Song } from '../../../renderer/src/composables/player-types.js';
-import { formatTime, songTitle } from '../../../renderer/src/composables/song-format.js';
-import { filterTimezones } from '../../../renderer/src/composables/useTimezones.js';
+import { addAlbumCommand, addSongCommand, command, quote } from '../../../renderer/src/lib/mpd-command.js';
+import { albumsFromList, byDiscAndTrack, coverOfSong, encodePath } from '../../../renderer/src/api/player.js';
+import type { Song } from '../../../renderer/src/api/player-types.js';
+import { formatTime, songTitle } from '../../../renderer/src/lib/song-format.js';
+import { filterTimezones } from '../../../renderer/src/lib/timezones.js';
 
 const song = (file: string, tags: Record<string, string> = {}): Song => ({
   file,

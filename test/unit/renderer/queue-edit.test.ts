@@ -1,9 +1,9 @@
 // Editing the queue on the player page: moves by drag and by keyboard, the undo of a
 // cleared queue, and the thumbnail size asked for a picture of a given size.
 import { describe, expect, it } from 'vitest';
-import { thumbnailSize } from '../../../renderer/src/composables/player-api.js';
-import type { PlayerStatus, QueueEntry } from '../../../renderer/src/composables/player-types.js';
-import { dropTarget, edgeScroll, keyMoveTarget, moveEntry, restoreCommands, snapshotOf } from '../../../renderer/src/composables/queue-edit.js';
+import { thumbnailSize } from '../../../renderer/src/api/player.js';
+import type { PlayerStatus, QueueEntry } from '../../../renderer/src/api/player-types.js';
+import { dropTarget, edgeScroll, keyMoveTarget, moveEntry, restoreCommands, snapshotOf } from '../../../renderer/src/lib/queue-edit.js';
 
 const entry = (file: string, pos: number): QueueEntry => ({
   song: { file, 'Last-Modified': null, added: null, time: null, duration: null, format: null, tags: {}, allTags: {} },

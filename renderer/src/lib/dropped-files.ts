@@ -1,7 +1,6 @@
 // Reading what was dropped: loose files and whole folders (webkitGetAsEntry), with
 // each file's path inside the dropped folder.
-import { ref } from 'vue';
-import type { PickedFile } from './useUploader';
+import type { PickedFile } from '../composables/useUploader';
 
 function fileOf(entry: FileSystemFileEntry): Promise<File> {
   return new Promise((resolve, reject) => entry.file(resolve, reject));
@@ -51,35 +50,4 @@ export async function filesFromDrop(data: DataTransfer): Promise<PickedFile[]> {
 /** The files of an `<input type=file>` (with `webkitdirectory`, their relative paths). */
 export function filesFromInput(input: HTMLInputElement): PickedFile[] {
   return Array.from(input.files ?? []).map((file) => ({ file, name: file.webkitRelativePath || file.name }));
-}
-
-/**
- * A drop zone's and a picker's handlers: `reading` while a dropped folder is walked,
- * `over` while something is dragged over; every non-empty pick goes to `take`, and the
- * input is emptied so the same file can be picked again.
- */
-export function useFileIntake(take: (files: PickedFile[]) => void) {
-  const over = ref(false);
-  const reading = ref(false);
-
-  async function onDrop(event: DragEvent): Promise<void> {
-    over.value = false;
-    if (!event.dataTransfer) return;
-    reading.value = true;
-    try {
-      const files = await filesFromDrop(event.dataTransfer);
-      if (files.length) take(files);
-    } finally {
-      reading.value = false;
-    }
-  }
-
-  function onPick(event: Event): void {
-    const input = event.target as HTMLInputElement;
-    const files = filesFromInput(input);
-    input.value = '';
-    if (files.length) take(files);
-  }
-
-  return { over, reading, onDrop, onPick };
 }

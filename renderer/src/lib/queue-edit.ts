@@ -1,9 +1,8 @@
 // Editing the queue: where a dragged or keyboard-moved song lands, and how a cleared
 // queue comes back (its songs in order, the playing song and position).
 // (Relative imports end in .js here: the unit tests type-check this file under NodeNext.)
-import { command } from './mpd-quote.js';
-import { commandList } from './player-api.js';
-import type { PlayerStatus, PlayState, QueueEntry } from './player-types.js';
+import { command, commandList } from './mpd-command.js';
+import type { PlayerStatus, QueueEntry } from '../api/player-types.js';
 
 /** The list with the item at `from` moved to `to`, as the daemon's `move from to` does; positions renumbered. */
 export function moveEntry(list: readonly QueueEntry[], from: number, to: number): QueueEntry[] {
@@ -47,7 +46,8 @@ export interface QueueSnapshot {
   files: string[];
   /** the position of the current song, or null */
   pos: number | null;
-  state: PlayState;
+  /** the daemon's `play`, `pause` or `stop` */
+  state: PlayerStatus['state'];
   elapsed: number;
 }
 

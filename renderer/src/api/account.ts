@@ -1,38 +1,7 @@
 // Calls of the account administration (`/api/v2/admin/account...`), the
 // invitation route, and the caller's own settings (`/api/v2/sec/settings/...`).
-import { apiFetch, apiResult, type BasicResult } from '../api/http';
-
-export type AccountState = 'Active' | 'Disabled';
-
-export interface AccountDetail {
-  id: string;
-  login: string;
-  /** `intern`, `extern` or `oauth:<provider>` */
-  source: string;
-  state: AccountState;
-  admin: boolean;
-  email: string | null;
-  loginCount: number;
-  shares: number;
-  lastLogin: number | null;
-  created: number;
-}
-
-export interface AccountCreate {
-  login: string;
-  state: AccountState;
-  admin: boolean;
-  password: string;
-  email: string | null;
-}
-
-export interface AccountModify {
-  state: AccountState;
-  admin: boolean;
-  email: string | null;
-  /** null or empty: unchanged */
-  password: string | null;
-}
+import { apiFetch, apiResult, type BasicResult } from './http';
+import type { AccountCreate, AccountDetail, AccountModify, InviteResult } from './types';
 
 const enc = encodeURIComponent;
 
@@ -48,10 +17,6 @@ export const modifyAccount = (id: string, a: AccountModify): Promise<BasicResult
   apiResult(`/api/v2/admin/account/${enc(id)}`, { method: 'POST', body: a });
 
 export const deleteAccount = (id: string): Promise<BasicResult> => apiResult(`/api/v2/admin/account/${enc(id)}`, { method: 'DELETE' });
-
-export interface InviteResult extends BasicResult {
-  key: string | null;
-}
 
 /** A new invitation key; the invite password is the one of the server's config. */
 export async function newInvite(password: string): Promise<string> {

@@ -1,6 +1,6 @@
 // Files chosen on one page (dropped on the home page, picked there) and handed to the
 // page that uploads them: the drop zone of the target page takes them when it appears.
-import type { PickedFile } from './useUploader';
+import type { PickedFile } from '../composables/useUploader';
 
 let pending: { route: string; files: PickedFile[] } | null = null;
 

@@ -4,7 +4,7 @@
 // (`/api/v2/sec/info/addresses`) are used instead, and when it listens on this
 // computer only, `reach` says so.
 import { computed, ref, type ComputedRef } from 'vue';
-import { apiFetch } from '../api/http';
+import { getAddresses } from '../api/info';
 import type { Addresses } from '../api/types';
 import { useSettingsStore } from '../stores/settings';
 
@@ -16,7 +16,7 @@ import { useSettingsStore } from '../stores/settings';
 export type Reach = 'network' | 'this-computer' | 'no-network' | 'checking';
 
 /** True for host names of this computer's loopback interface. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
@@ -45,7 +45,7 @@ function readChoice(): string | null {
 }
 
 function load(): Promise<void> {
-  loading ??= apiFetch<Addresses>('/api/v2/sec/info/addresses', { noAuthRedirect: true }).then(
+  loading ??= getAddresses().then(
     (a) => {
       addresses.value = a;
     },

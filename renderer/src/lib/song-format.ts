@@ -1,5 +1,5 @@
 // How songs are named and timed on the player page.
-import type { Song } from './player-types.js';
+import type { Song } from '../api/player-types.js';
 
 /** The title, or the file name without folders and extension. */
 export function songTitle(song: Song): string {

@@ -1,8 +1,8 @@
 // Calls of the music gateway (`/api/v1`) used by the player page. Commands go
 // to `POST /api/v1/player/<id>`; the read-only conveniences use `playerspecial`.
 // (Relative imports end in .js here: the unit tests type-check this file under NodeNext.)
-import { apiFetch } from '../api/http.js';
-import { command } from './mpd-quote.js';
+import { command } from '../lib/mpd-command.js';
+import { apiFetch } from './http.js';
 import type { AlbumRef, Answer, PlayerInfo, PlayerStatus, QueueEntry, Song, StoredPlaylist } from './player-types.js';
 
 const enc = encodeURIComponent;
@@ -91,21 +91,6 @@ export async function searchSongs(conn: string, text: string, limit = 200): Prom
   return (await special<{ songs: Song[] }>(conn, 'search', { any: text, range: `0:${limit}` })).songs;
 }
 
-/** The filter of an album for `findadd` and friends. */
-export function albumFilter(ref: AlbumRef): Array<string> {
-  const args = ['album', ref.album];
-  if (ref.albumArtist !== '') args.push('albumartist', ref.albumArtist);
-  return args;
-}
-
-/** `findadd` of an album; `afterCurrent` inserts it right after the playing song. */
-export const addAlbumCommand = (ref: AlbumRef, afterCurrent: boolean): string =>
-  afterCurrent ? `${command('findadd', ...albumFilter(ref))} position +0` : command('findadd', ...albumFilter(ref));
-
-/** `add` of a song; `afterCurrent` inserts it right after the playing song. */
-export const addSongCommand = (uri: string, afterCurrent: boolean): string =>
-  afterCurrent ? `${command('add', uri)} +0` : command('add', uri);
-
 export function coverOfSong(conn: string, uri: string, size?: number): string {
   return `/api/v1/cover/${enc(conn)}/file/${encodePath(uri)}${size ? `?size=${size}` : ''}`;
 }
@@ -129,7 +114,7 @@ export async function hasBooklet(conn: string, album: string): Promise<boolean> 
 }
 
 /** The thumbnail sizes the server keeps (`player.thumbnails.sizes`' default). */
-export const THUMBNAIL_SIZES: readonly number[] = [128, 256, 512, 1024];
+const THUMBNAIL_SIZES: readonly number[] = [128, 256, 512, 1024];
 
 /** The thumbnail for a picture shown `cssPixels` wide: the smallest kept size that fills it at `pixelRatio`. */
 export function thumbnailSize(cssPixels: number, pixelRatio: number): number {
@@ -140,9 +125,4 @@ export function thumbnailSize(cssPixels: number, pixelRatio: number): number {
 /** The songs of a stored playlist. */
 export async function fetchPlaylistSongs(conn: string, name: string): Promise<Song[]> {
   return (await run<{ songs: Song[] }>(conn, command('listplaylistinfo', name))).songs;
-}
-
-/** One command list of `lines`, each built by `command()` (a single line is sent as it is). */
-export function commandList(lines: string[]): string {
-  return lines.length === 1 ? lines[0]! : ['command_list_begin', ...lines, 'command_list_end'].join('\n');
 }
