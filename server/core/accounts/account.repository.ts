@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { fromBool, toBool, type AccountTable, type Database } from '../../db/schema.js';
 import { containsIgnoreCase } from '../../db/sql-helpers.js';
 import { parseAccountState, type Account, type AccountDetail } from './account.types.js';
@@ -127,20 +127,8 @@ export interface SessionAccount {
   generation: number;
 }
 
-const sessionAccountQuery = (db: Db, id: string) =>
-  db.selectFrom('accounts').select(['id', 'login', 'admin', 'state', 'session_gen']).where('id', '=', id);
-
-/** The session query compiled once per database (its only parameter is the id): it runs on every authenticated request. */
-const compiledSessionQueries = new WeakMap<Db, CompiledQuery<SessionRow>>();
-type SessionRow = Pick<AccountRow, 'id' | 'login' | 'admin' | 'state' | 'session_gen'>;
-
 export const findSessionAccount = async (db: Db, id: string): Promise<SessionAccount | undefined> => {
-  let compiled = compiledSessionQueries.get(db);
-  if (!compiled) {
-    compiled = sessionAccountQuery(db, id).compile();
-    compiledSessionQueries.set(db, compiled);
-  }
-  const row = (await db.executeQuery<SessionRow>({ ...compiled, parameters: [id] })).rows[0];
+  const row = await db.selectFrom('accounts').select(['id', 'login', 'admin', 'state', 'session_gen']).where('id', '=', id).executeTakeFirst();
   return (
     row && {
       id: row.id,
