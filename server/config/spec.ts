@@ -300,7 +300,7 @@ const backend = group('Server internals', {
     'Periodic removal of expired data',
     {
       enabled: bool(true, 'Run the cleanup job'),
-      interval: duration('14 days', 'Time between runs (the first one interval after start)', { min: 1 }),
+      interval: duration('14 days', 'Time between runs; the first one a minute after start, or one interval when that is shorter', { min: 1 }),
       'invalid-age': duration('7 days', 'Age past expiry before a share is removed'),
     },
     'Cleanup (`backend.cleanup`)',
