@@ -1,8 +1,8 @@
 // The server's client settings (`/api/v2/open/info/appconfig`), loaded once before the app mounts.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { apiFetch } from '../api/http';
-import type { AppConfig } from '../api/types';
+import { apiFetch } from '../api/http.js';
+import type { AppConfig } from '../api/types.js';
 
 const day = 24 * 60 * 60 * 1000;
 
