@@ -8,10 +8,11 @@
  * write lock on SQLite), so parallel uploads into one share cannot both take
  * the last free bytes.
  */
-import type { Kysely, Transaction } from 'kysely';
-import { AppError, notFound } from '../../common/errors.js';
+import type { Kysely } from 'kysely';
+import { AppError } from '../../common/errors.js';
 import { formatSize } from '../../common/sizes.js';
 import type { Database } from '../../db/schema.js';
+import { lockShare } from '../shares/share.repository.js';
 import { fileCount, insertFile, setLength, shareSize, type NewFile } from './file.repository.js';
 
 type Db = Kysely<Database>;
@@ -31,17 +32,6 @@ export const shareLimit = async (db: Db, shareId: string, maxSize: number): Prom
     .where('shares.id', '=', shareId)
     .executeTakeFirst();
   return row?.max_size == null ? maxSize : Math.min(maxSize, Number(row.max_size));
-};
-
-/** Locks the share row for the rest of the transaction; `not-found` when the share is gone. */
-const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<void> => {
-  await trx
-    .updateTable('shares')
-    .set((eb) => ({ account_id: eb.ref('account_id') }))
-    .where('id', '=', shareId)
-    .execute();
-  const row = await trx.selectFrom('shares').select('id').where('id', '=', shareId).executeTakeFirst();
-  if (!row) throw notFound('The share');
 };
 
 /**
