@@ -421,7 +421,7 @@ export const restserverSpec = group('service.restserver', {
       'connections-per-address': int(64, 'HTTP connections one client address may hold at once (trusted proxies excepted); more are closed at once', { min: 1 }),
       'header-timeout': duration('20 seconds', 'Time a client has to send a request\'s headers', { min: 1 }),
       'idle-timeout': duration('60 seconds', 'A connection that sends and receives nothing for this long is closed (a slow upload that keeps sending is not)', { min: 1 }),
-      'upload-lock-wait': duration('10 seconds', 'Time a tus request waits for an upload that another request or server is writing; then it gets 423 Locked (tus clients retry)', { min: 1 }),
+      'upload-lock-wait': duration('20 seconds', 'Time a tus request waits for an upload that another request or server is writing; then it gets 423 Locked (tus clients retry). Longer than the 15 s a dead server\'s lock lives, so a request outlasts it', { min: 1 }),
     },
     'Limits (`limits`)',
   ),

@@ -38,7 +38,7 @@ export class DatabaseLocker implements Locker {
     options: DatabaseLockerOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 15_000;
-    this.acquireTimeoutMs = options.acquireTimeoutMs ?? 10_000;
+    this.acquireTimeoutMs = options.acquireTimeoutMs ?? 20_000;
     this.memory = new MemoryLocker({ acquireLockTimeout: this.acquireTimeoutMs });
     this.pollMs = options.pollMs ?? 100;
     this.lingerMs = options.lingerMs ?? 500;
