@@ -21,6 +21,7 @@ test('renews the token in the background and goes to the login page when a renew
   // no click: the next renewal is answered 401
   await expect.poll(() => loginReturnPath(page)).toBe('/uploads?q=holiday');
   expect(await storedToken(page)).toBeNull();
+  await page.screenshot({ path: 'test-results/screenshots/session-ended-login.png', fullPage: true });
   await signInWithForm(page, user.login, user.password);
   await expect(page).toHaveURL(/\/app\/uploads\?q=holiday$/);
 });
