@@ -25,8 +25,9 @@ async function start(): Promise<void> {
     token: () => auth.token,
     onUnauthorized: () => {
       auth.clear();
+      // a page for people without an account (a published share, an upload link) stays
       const current = router.currentRoute.value;
-      if (current.name !== 'login') void router.push({ name: 'login', query: { r: current.fullPath } });
+      if (current.meta.secured || current.meta.admin) void router.push({ name: 'login', query: { r: current.fullPath } });
     },
   });
   auth.followOtherTabs();

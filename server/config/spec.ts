@@ -300,7 +300,7 @@ const backend = group('Server internals', {
     'Periodic removal of expired data',
     {
       enabled: bool(true, 'Run the cleanup job'),
-      interval: duration('14 days', 'Time between runs (the first one interval after start)', { min: 1 }),
+      interval: duration('14 days', 'Time between runs; the first one a minute after start, or one interval when that is shorter', { min: 1 }),
       'invalid-age': duration('7 days', 'Age past expiry before a share is removed'),
     },
     'Cleanup (`backend.cleanup`)',
@@ -421,6 +421,7 @@ export const restserverSpec = group('service.restserver', {
       'connections-per-address': int(64, 'HTTP connections one client address may hold at once (trusted proxies excepted); more are closed at once', { min: 1 }),
       'header-timeout': duration('20 seconds', 'Time a client has to send a request\'s headers', { min: 1 }),
       'idle-timeout': duration('60 seconds', 'A connection that sends and receives nothing for this long is closed (a slow upload that keeps sending is not)', { min: 1 }),
+      'upload-lock-wait': duration('20 seconds', 'Time a tus request waits for an upload that another request or server is writing; then it gets 423 Locked (tus clients retry). Longer than the 15 s a dead server\'s lock lives, so a request outlasts it', { min: 1 }),
     },
     'Limits (`limits`)',
   ),

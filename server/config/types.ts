@@ -175,5 +175,6 @@ export interface Config {
     connectionsPerAddress: number;
     headerTimeout: number;
     idleTimeout: number;
+    uploadLockWait: number;
   };
 }

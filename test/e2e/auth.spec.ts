@@ -1,6 +1,7 @@
 // Sign-in through the login page: back to the page asked for, failures, sign-out,
-// registration.
+// a session ended elsewhere, registration.
 import { expect, test, uniqueLogin } from './fixtures.js';
+import { loginReturnPath, signInWithForm, storedToken } from './helpers.js';
 
 test('the login page signs in and goes back to the page asked for', async ({ page, user }) => {
   await page.goto('/app/uploads?q=abc');
@@ -18,6 +19,18 @@ test('the login page signs in and goes back to the page asked for', async ({ pag
   await expect(page).toHaveURL(/\/app\/login\?auto=0$/);
   await page.goto('/app/home');
   await expect(page).toHaveURL(/\/app\/login\?r=/);
+});
+
+test('a 401 from the API sends the user to the login page and back after signing in', async ({ userPage: page, user, api }) => {
+  await page.goto('/app/uploads?q=holiday');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your shares');
+  await api.signOutEverywhere(user);
+  // the home page asks the API for the recent shares: 401
+  await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click();
+  await expect.poll(() => loginReturnPath(page)).toBe('/home');
+  expect(await storedToken(page)).toBeNull();
+  await signInWithForm(page, user.login, user.password);
+  await expect(page).toHaveURL(/\/app\/home$/);
 });
 
 test('a new user registers and is signed in on the start page', async ({ page }) => {

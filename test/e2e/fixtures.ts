@@ -45,6 +45,13 @@ export class Api {
     return res.body;
   }
 
+  /** Ends every session of the account, as "sign out everywhere" on another device does. */
+  async signOutEverywhere(account: Account): Promise<void> {
+    const other = await this.signIn(account.login, account.password);
+    const res = await this.server.request('POST', '/api/v2/sec/auth/logout-all', undefined, { token: other.token! });
+    expect(res.status, res.text).toBe(200);
+  }
+
   async admin(): Promise<Account> {
     const auth = await this.signIn(ADMIN.login, ADMIN.password);
     return { ...ADMIN, token: auth.token!, auth };

@@ -1,4 +1,4 @@
-// Small helpers for the browser specs: test files, hashing, reading ZIPs, throttling.
+// Small helpers for the browser specs: test files, hashing, reading ZIPs, throttling, the session.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from '@playwright/test';
@@ -61,3 +61,20 @@ export const throttleUpload = async (page: Page, bytesPerSecond: number): Promis
 /** The progress bar value (aria-valuenow) of a locator. */
 export const progressOf = async (page: Page, selector: string): Promise<number> =>
   Number(await page.locator(selector).getAttribute('aria-valuenow'));
+
+/** The session token the web client keeps in the page's storage, or null when signed out. */
+export const storedToken = (page: Page): Promise<string | null> =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('account') ?? 'null') as { token: string } | null)?.token ?? null);
+
+/** Fills in and sends the login form of the page. */
+export const signInWithForm = async (page: Page, login: string, password: string): Promise<void> => {
+  await page.getByLabel('User name').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+};
+
+/** The login page's `r` (the page to go back to) when the page shows the login page, else null. */
+export const loginReturnPath = (page: Page): string | null => {
+  const url = new URL(page.url());
+  return url.pathname === '/app/login' ? url.searchParams.get('r') : null;
+};

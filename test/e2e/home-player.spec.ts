@@ -59,6 +59,7 @@ test('with the player switched off, home asks nothing of the music gateway and s
     });
     await page.goto('/app/home');
     await expect(page.locator('[data-test=no-recent-shares]')).toBeVisible();
+    // letting a second pass is the test: with the player off the page never asks the gateway
     await page.waitForTimeout(1000);
     await expect(page.locator('[data-test=home-now-playing]')).toHaveCount(0);
     expect(gatewayCalls).toEqual([]);

@@ -164,6 +164,7 @@ for (const { screen, theme, lang } of combos) {
     await mediaKey();
     await expect.poll(() => mpd.mpc('status')).toContain('[paused]');
     await expect(mini.locator('[data-test=mini-play-pause]')).toHaveAccessibleName(m.play);
+    // a second press within 300 ms counts as the same press (key and media session both report it)
     await page.waitForTimeout(300);
     await mediaKey();
     await expect.poll(() => mpd.mpc('status')).toContain('[playing]');

@@ -166,6 +166,7 @@ test('a guest on a phone continues a 100 MB upload after a reload and through a 
     await expect(page.locator('[data-test=speed]')).toHaveCount(0);
     await expect(page.locator('[data-test=eta]')).toHaveCount(0);
     await page.screenshot({ path: 'docs/screens/upload-retrying-phone-light.png', fullPage: true });
+    // the outage's length is the test: 20 s without a server, the client keeps retrying
     await page.waitForTimeout(20_000 - (Date.now() - stoppedAt));
     await expect(page.locator('[data-test=unreachable]')).toHaveCount(0);
     server = await startServer({ dataDir, config: { ...config, bind: { address: '127.0.0.1', port } } });

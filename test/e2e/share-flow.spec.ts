@@ -3,6 +3,7 @@
 // on the "Ready to send" panel with the link copied; a recipient in another browser
 // context opens the link, is asked for the password, previews the image, downloads
 // a file (bytes compared) and the ZIP.
+import type { Request } from '@playwright/test';
 import { downloadedBytes, MiB, pngImage, randomFile, sha256, throttleUpload, unzip } from './helpers.js';
 import { expect, test } from './fixtures.js';
 
@@ -24,6 +25,21 @@ test('owner shares two files with pause/resume; recipient unlocks, previews and 
   await page.getByLabel('Name').fill('Holiday files');
   await page.locator('#share-password').fill('s3cret pass');
 
+  // The tus PATCH requests of the page: how many were sent, how many are still on the way.
+  const patches = { sent: 0, open: 0, url: '', auth: '' };
+  const isPatch = (r: Request) => r.method() === 'PATCH' && r.url().includes('/files/tus/');
+  page.on('request', (r) => {
+    if (!isPatch(r)) return;
+    Object.assign(patches, { sent: patches.sent + 1, open: patches.open + 1, url: r.url(), auth: r.headers()['service-auth'] ?? '' });
+  });
+  const ended = (r: Request) => {
+    if (isPatch(r)) patches.open--;
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  const storedOffset = async () =>
+    Number((await page.request.head(patches.url, { headers: { 'Service-Auth': patches.auth, 'Tus-Resumable': '1.0.0' } })).headers()['upload-offset']);
+
   // Slow the upload down so there is time to pause it.
   await throttleUpload(page, 6 * MiB);
   await page.locator('[data-test=submit-share]').click();
@@ -33,11 +49,18 @@ test('owner shares two files with pause/resume; recipient unlocks, previews and 
   await page.locator('[data-test=pause]').click();
   await expect(page.getByText('The upload is paused.')).toBeVisible();
   await expect(page.locator('li[data-state=paused]')).toHaveCount(1);
-  await page.screenshot({ path: 'test-results/screenshots/upload-paused-light.png', fullPage: true });
+  // paused: the chunk on the way was given up and no request follows it
+  await expect.poll(() => patches.open).toBe(0);
+  const sentBeforePause = patches.sent;
   const pausedAt = Number(await total.getAttribute('aria-valuenow'));
   expect(pausedAt).toBeLessThan(100);
-  await page.waitForTimeout(1500);
-  expect(Number(await total.getAttribute('aria-valuenow'))).toBeLessThanOrEqual(pausedAt + 2);
+  const offset = await storedOffset();
+  expect(offset).toBeLessThan(big.length);
+  await page.screenshot({ path: 'test-results/screenshots/upload-paused-light.png', fullPage: true });
+  // while paused, nothing was sent and nothing more reached the server
+  expect(patches.sent).toBe(sentBeforePause);
+  expect(await storedOffset()).toBe(offset);
+  expect(Number(await total.getAttribute('aria-valuenow'))).toBe(pausedAt);
 
   await throttleUpload(page, 40 * MiB);
   await page.locator('[data-test=resume]').click();

@@ -4,10 +4,10 @@
 // rely on.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import * as api from '../api/auth';
-import { ApiError } from '../api/http';
-import type { AuthResult } from '../api/types';
-import { useSettingsStore } from './settings';
+import * as api from '../api/auth.js';
+import { ApiError } from '../api/http.js';
+import type { AuthResult } from '../api/types.js';
+import { useSettingsStore } from './settings.js';
 
 const storageKey = 'account';
 
@@ -45,7 +45,8 @@ export const useAuthStore = defineStore('auth', () => {
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
     const every = settings.config.authRefreshTime;
-    if (loggedIn.value && every > 0) timer = setInterval(() => void renew(), every);
+    // a periodic renewal answered 401 means the session ended elsewhere: the login page, with a way back
+    if (loggedIn.value && every > 0) timer = setInterval(() => void renew({ endedSignsOut: true }), every);
   }
 
   function setAccount(result: AuthResult | null): void {
@@ -69,11 +70,12 @@ export const useAuthStore = defineStore('auth', () => {
   /**
    * Asks for a fresh token (`POST /sec/auth/session`). Also completes an OAuth sign-in,
    * where only the cookie exists yet. Resolves to whether a session exists afterwards;
-   * a network failure keeps the current session.
+   * a network failure keeps the current session. With `endedSignsOut`, a 401 goes the way
+   * of every secured call's 401 (the login page); otherwise the session is just dropped.
    */
-  async function renew(): Promise<boolean> {
+  async function renew(opts: { endedSignsOut?: boolean } = {}): Promise<boolean> {
     try {
-      const result = await api.renewSession();
+      const result = await api.renewSession({ redirectOn401: opts.endedSignsOut === true });
       setAccount(result);
       return loggedIn.value;
     } catch (error) {

@@ -1,8 +1,8 @@
 // The server's client settings (`/api/v2/open/info/appconfig`), loaded once before the app mounts.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { getAppConfig } from '../api/info';
-import type { AppConfig } from '../api/types';
+import { getAppConfig } from '../api/info.js';
+import type { AppConfig } from '../api/types.js';
 
 const day = 24 * 60 * 60 * 1000;
 

@@ -46,7 +46,7 @@ export interface CleanupJob {
    * several servers at once: every delete is conditional and idempotent.
    */
   runOnce(): Promise<CleanupReport>;
-  /** Starts the periodic job: a first pass shortly after start-up, then every `interval`. */
+  /** Starts the periodic job: a first pass a minute after start-up (or one `interval` when that is shorter), then every `interval`. */
   start(): void;
   stop(): Promise<void>;
 }
@@ -144,7 +144,7 @@ export const createCleanupJob = (deps: {
       }, PENDING_TTL_MS);
       recovery.unref();
       if (!settings.enabled || timer) return;
-      schedule(deps.firstRunDelayMs ?? 60_000);
+      schedule(Math.min(settings.interval, deps.firstRunDelayMs ?? 60_000));
     },
     async stop() {
       if (recovery) clearInterval(recovery);

@@ -1,8 +1,10 @@
 /**
- * Reads of shares, their publish rows and their files. Plain functions taking
- * `db` (or a transaction) first; rows are mapped here and never leave.
+ * Reads of shares, their publish rows and their files, and the share row lock.
+ * Plain functions taking `db` (or a transaction) first; rows are mapped here
+ * and never leave.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { notFound } from '../../common/errors.js';
 import { toBool, type Database } from '../../db/schema.js';
 import type { BinaryRef } from '../stores/binary-store.js';
 import type { ShareFile, SharePublish } from './share.types.js';
@@ -177,3 +179,26 @@ export const toShareFile = (f: FileRecord): ShareFile => ({
 
 /** A file is complete once every declared byte is stored. */
 export const isComplete = (f: FileRecord): boolean => f.storedSize >= f.length;
+
+/**
+ * Locks the share row for the rest of the transaction (an UPDATE that changes
+ * nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite), so
+ * transactions that change one share run one after the other; `not-found` when
+ * the share is gone. Gives the size limit of the upload link it came through
+ * (null: none), which the quota needs under the same lock.
+ */
+export const lockShare = async (trx: Transaction<Database>, shareId: string): Promise<{ linkMaxSize: number | null }> => {
+  await trx
+    .updateTable('shares')
+    .set((eb) => ({ account_id: eb.ref('account_id') }))
+    .where('id', '=', shareId)
+    .execute();
+  const row = await trx
+    .selectFrom('shares')
+    .leftJoin('aliases', 'aliases.id', 'shares.alias_id')
+    .select(['shares.id', 'aliases.max_size'])
+    .where('shares.id', '=', shareId)
+    .executeTakeFirst();
+  if (!row) throw notFound('The share');
+  return { linkMaxSize: row.max_size === null ? null : Number(row.max_size) };
+};

@@ -14,7 +14,7 @@ import { hashPassword } from '../auth/password-hash.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
 import { checkDescriptionLength, type ShareRules } from './share.create.js';
-import { findPublishOfShare } from './share.repository.js';
+import { findPublishOfShare, lockShare } from './share.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -81,35 +81,34 @@ export const setSharePassword = async (d: UpdateDeps, a: Accessor, shareId: stri
 /**
  * Publishes the share until now + validity. The first publish creates a new
  * random publish id; publishing again re-dates it and keeps the id unless
- * `reuseId` is false. Views are never reset.
+ * `reuseId` is false. Views are never reset. Publishes of one share at once
+ * run one after the other (the share row's lock), and a new id replaces only
+ * the one the request found when it came: publishes that found the share with
+ * the same (or no) publication end with one publication and one id.
  */
 export const publishShare = async (d: UpdateDeps, a: Accessor, shareId: string, reuseId: boolean): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
+  const seen = await findPublishOfShare(d.db, shareId);
   const now = d.clock.now();
-  const attempt = () =>
-    d.db.transaction().execute(async (tx) => {
-      const share = await tx.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
-      const until = now + Number(share.validity);
-      const existing = await findPublishOfShare(tx, shareId);
-      if (!existing) {
-        await tx
-          .insertInto('publish_shares')
-          .values({ id: randomId(), share_id: shareId, enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: until, created: now })
-          .execute();
-        return;
-      }
+  await d.db.transaction().execute(async (tx) => {
+    await lockShare(tx, shareId);
+    const share = await tx.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
+    const until = now + Number(share.validity);
+    const existing = await findPublishOfShare(tx, shareId);
+    if (!existing) {
       await tx
-        .updateTable('publish_shares')
-        .set({ id: reuseId ? existing.id : randomId(), enabled: 1, publish_date: now, publish_until: until })
-        .where('share_id', '=', shareId)
+        .insertInto('publish_shares')
+        .values({ id: randomId(), share_id: shareId, enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: until, created: now })
         .execute();
-    });
-  try {
-    await attempt();
-  } catch {
-    // Two first publishes at once: one insert loses on the unique share id; now the row exists.
-    await attempt();
-  }
+      return;
+    }
+    const newId = !reuseId && existing.id === seen?.id;
+    await tx
+      .updateTable('publish_shares')
+      .set({ id: newId ? randomId() : existing.id, enabled: 1, publish_date: now, publish_until: until })
+      .where('share_id', '=', shareId)
+      .execute();
+  });
   return ok('share.published', 'Share published.');
 };
 

@@ -8,10 +8,11 @@
  * write lock on SQLite), so parallel uploads into one share cannot both take
  * the last free bytes.
  */
-import type { Kysely, Transaction } from 'kysely';
-import { AppError, notFound } from '../../common/errors.js';
+import type { Kysely } from 'kysely';
+import { AppError } from '../../common/errors.js';
 import { formatSize } from '../../common/sizes.js';
 import type { Database } from '../../db/schema.js';
+import { lockShare } from '../shares/share.repository.js';
 import { insertFile, setLength, shareSize, shareUsage, type NewFile } from './file.repository.js';
 
 type Db = Kysely<Database>;
@@ -38,26 +39,6 @@ export const shareLimit = async (db: Db, shareId: string, maxSize: number): Prom
 };
 
 /**
- * Locks the share row for the rest of the transaction and gives its size
- * limit; `not-found` when the share is gone.
- */
-const lockShare = async (trx: Transaction<Database>, shareId: string, maxSize: number): Promise<number> => {
-  await trx
-    .updateTable('shares')
-    .set((eb) => ({ account_id: eb.ref('account_id') }))
-    .where('id', '=', shareId)
-    .execute();
-  const row = await trx
-    .selectFrom('shares')
-    .leftJoin('aliases', 'aliases.id', 'shares.alias_id')
-    .select(['shares.id', 'aliases.max_size'])
-    .where('shares.id', '=', shareId)
-    .executeTakeFirst();
-  if (!row) throw notFound('The share');
-  return linkLimit(row.max_size, maxSize);
-};
-
-/**
  * Inserts the rows of a new file if the share has room for its declared
  * length (`used + length <= maxSize`) and holds fewer than `maxFiles` files;
  * otherwise throws `too-large` and inserts nothing.
@@ -65,7 +46,7 @@ const lockShare = async (trx: Transaction<Database>, shareId: string, maxSize: n
 export const reserveNewFile = async (db: Db, bounds: { maxSize: number; maxFiles: number }, file: NewFile): Promise<void> => {
   const { maxSize, maxFiles } = bounds;
   await db.transaction().execute(async (trx) => {
-    const limit = await lockShare(trx, file.shareId, maxSize);
+    const limit = linkLimit((await lockShare(trx, file.shareId)).linkMaxSize, maxSize);
     const { files, used } = await shareUsage(trx, file.shareId);
     if (files >= maxFiles) {
       throw new AppError('too-large', `A share holds at most ${maxFiles} files.`, { reason: 'share.too-many-files' });
@@ -89,7 +70,7 @@ export const growReservation = async (
   step: number,
 ): Promise<number> =>
   db.transaction().execute(async (trx) => {
-    const limit = await lockShare(trx, f.shareId, maxSize);
+    const limit = linkLimit((await lockShare(trx, f.shareId)).linkMaxSize, maxSize);
     const free = limit - (await shareSize(trx, f.shareId));
     if (free < need) throw quotaExceeded(limit, free);
     const reserved = f.reserved + Math.max(need, Math.min(step, Math.floor(free / 8)));

@@ -29,9 +29,9 @@ const multipart = (req: Request) => ({ headers: req.headers, body: req });
 
 /** One tus locker per upload service, shared by the `/sec` and `/alias` mounts. */
 const lockers = new WeakMap<object, DatabaseLocker>();
-const lockerFor = (uploads: HttpDeps['uploads']): DatabaseLocker => {
+const lockerFor = ({ uploads, config }: HttpDeps): DatabaseLocker => {
   let l = lockers.get(uploads);
-  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks)));
+  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, { acquireTimeoutMs: config.limits.uploadLockWait })));
   return l;
 };
 
@@ -57,7 +57,7 @@ export const uploadRoutesFor =
       accessor: mount.accessor,
       baseUrl: (req) => links.baseUrl(req),
       uploads: uploads.tus,
-      locker: lockerFor(uploads),
+      locker: lockerFor(deps),
       log: deps.log.child('tus'),
     });
     api.route('options', `${p}/{id}/files/tus`, tus);

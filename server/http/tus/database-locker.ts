@@ -3,7 +3,8 @@
  * `@tus/server` (a newer request for the same upload ends the older one), then
  * the upload's lock in the database, which servers sharing the database
  * respect. The database lock is renewed while held and expires (15 s) when
- * its server dies.
+ * its server dies. Taking both waits at most `acquireTimeoutMs` in all; then
+ * the request fails with `ERR_LOCK_TIMEOUT`.
  */
 import { MemoryLocker } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
@@ -12,7 +13,7 @@ import type { UploadLocks } from '../../core/uploads/upload-locks.js';
 export interface DatabaseLockerOptions {
   /** how long a lock lives without renewal */
   ttlMs?: number;
-  /** how long a request waits for another server's lock */
+  /** how long a request waits for the lock, in this process and in the database together */
   acquireTimeoutMs?: number;
   pollMs?: number;
   /** how long the database lock is kept after a request, so the next chunk takes it cheaply */
@@ -20,7 +21,7 @@ export interface DatabaseLockerOptions {
 }
 
 export class DatabaseLocker implements Locker {
-  private readonly memory = new MemoryLocker();
+  private readonly memory: MemoryLocker;
   /** this server: one owner for all its requests (the in-process lock orders them) */
   private get owner(): string {
     return this.locks.owner;
@@ -37,7 +38,8 @@ export class DatabaseLocker implements Locker {
     options: DatabaseLockerOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 15_000;
-    this.acquireTimeoutMs = options.acquireTimeoutMs ?? 30_000;
+    this.acquireTimeoutMs = options.acquireTimeoutMs ?? 20_000;
+    this.memory = new MemoryLocker({ acquireLockTimeout: this.acquireTimeoutMs });
     this.pollMs = options.pollMs ?? 100;
     this.lingerMs = options.lingerMs ?? 500;
   }
@@ -47,11 +49,11 @@ export class DatabaseLocker implements Locker {
     let heartbeat: NodeJS.Timeout | undefined;
     return {
       lock: async (signal: AbortSignal, requestRelease: RequestRelease): Promise<void> => {
+        const deadline = Date.now() + this.acquireTimeoutMs;
         await local.lock(signal, requestRelease);
         const pending = this.lingering.get(id);
         if (pending) clearTimeout(pending);
         this.lingering.delete(id);
-        const deadline = Date.now() + this.acquireTimeoutMs;
         try {
           while (!(await this.locks.tryAcquire(id, this.owner, this.ttlMs))) {
             if (signal.aborted || Date.now() > deadline) throw ERRORS.ERR_LOCK_TIMEOUT;

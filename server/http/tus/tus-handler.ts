@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Metadata, Server, type ServerOptions } from '@tus/server';
-import type { Locker } from '@tus/utils';
+import { ERRORS, type Locker } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
 import { badRequest } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
@@ -87,6 +87,8 @@ const refuseUnofferedExtensions = (req: IncomingMessage): void => {
 
 /** The status and text body of a failed tus request (also for errors not raised by the core). */
 const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: string): { status_code: number; body: string } | undefined => {
+  // another request or server kept writing the upload for the whole lock wait: the client may retry
+  if (err === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 423, body: 'The upload is locked by another request.\n' };
   const known = toKnownError(err);
   if (known) {
     for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
@@ -194,8 +196,9 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       await lock.lock(stop.signal, () => {
         req.destroy();
       });
-    } catch {
-      return text(423, 'The upload is locked by another request.\n');
+    } catch (e) {
+      const answer = errorAnswer(e, res, mount.log, 'PATCH');
+      return text(answer?.status_code ?? 500, answer?.body ?? 'The upload could not be locked.\n');
     }
     try {
       const state = await mount.uploads.state(shareId, fid);

@@ -1,65 +1,10 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../server/common/clock.js';
-import { randomId } from '../../../server/common/ids.js';
-import { openDatabase, type Db } from '../../../server/db/connect.js';
+import type { Db } from '../../../server/db/connect.js';
 import { startServer, type TestServer } from '../../support/server.js';
+import { chunks, DAY, exists, filesOf, openServerDb, seed } from './support.js';
 
-const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
-
-/**
- * Rows written straight into the server's SQLite file (a second connection;
- * WAL allows it), so every kind of leftover can be set up at a chosen time.
- */
-const seed = (db: Db, owner: string) => ({
-  async share(opts: { created: number; publishedUntil?: number; unpublished?: boolean; files?: number }): Promise<string> {
-    const id = randomId();
-    await db.db
-      .insertInto('shares')
-      .values({ id, account_id: owner, alias_id: null, name: id, validity: DAY, max_views: 10, password: null, description: null, created: opts.created })
-      .execute();
-    if (opts.publishedUntil !== undefined) {
-      await db.db
-        .insertInto('publish_shares')
-        .values({
-          id: randomId(), share_id: id, enabled: opts.unpublished ? 0 : 1, views: 0, last_access: null,
-          publish_date: opts.created, publish_until: opts.publishedUntil, created: opts.created,
-        })
-        .execute();
-    }
-    for (let i = 0; i < (opts.files ?? 1); i++) {
-      const fileId = await this.file(opts.created);
-      await db.db
-        .insertInto('share_files')
-        .values({ id: randomId(), share_id: id, file_id: fileId, filename: `f${i}.bin`, created: opts.created, real_size: 3 })
-        .execute();
-    }
-    return id;
-  },
-  /** file data in the database store: a file_meta row with one chunk */
-  async file(created: number): Promise<string> {
-    const fileId = randomId();
-    await db.db
-      .insertInto('file_meta')
-      .values({ file_id: fileId, mimetype: 'application/octet-stream', length: 3, checksum: '', created, store: 'database', location: '' })
-      .execute();
-    await db.db.insertInto('file_chunks').values({ file_id: fileId, chunk_nr: 0, chunk_len: 3, chunk_data: new Uint8Array([1, 2, 3]) }).execute();
-    return fileId;
-  },
-  async invitation(created: number): Promise<string> {
-    const id = randomId();
-    await db.db.insertInto('invitations').values({ id, created }).execute();
-    return id;
-  },
-});
-
-const exists = async (db: Db, table: 'shares' | 'invitations', id: string) =>
-  (await db.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-const chunks = async (db: Db, fileId: string) =>
-  (await db.db.selectFrom('file_chunks').select('file_id').where('file_id', '=', fileId).execute()).length;
-const filesOf = async (db: Db, shareId: string) =>
-  (await db.db.selectFrom('share_files').select('file_id').where('share_id', '=', shareId).execute()).map((r) => r.file_id);
 
 describe('the cleanup job', () => {
   const clock = manualClock(T0);
@@ -78,8 +23,7 @@ describe('the cleanup job', () => {
   beforeAll(async () => {
     a = await startServer({ clock, config });
     b = await startServer({ clock, config, dataDir: a.dataDir });
-    db = await openDatabase({ url: `jdbc:sqlite:${join(a.dataDir, 'pier.db')}`, user: '', password: '' });
-    owner = (await db.db.selectFrom('accounts').select('id').where('login', '=', 'admin').executeTakeFirstOrThrow()).id;
+    ({ db, owner } = await openServerDb(a));
   });
   afterAll(async () => {
     await db.close();

@@ -8,6 +8,7 @@ import { readdirSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../server/common/clock.js';
 import { openDatabase } from '../../../server/db/connect.js';
@@ -16,7 +17,20 @@ import { startS3rver, type S3rverInstance } from '../../support/s3rver.js';
 import { startServer, type Json } from '../../support/server.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once `fn` returns true on the server's SQLite file (polled; fails after 20 s). */
+const untilInDatabase = async (dir: string, fn: (db: Database.Database) => boolean): Promise<void> => {
+  const db = new Database(join(dir, 'pier.db'), { readonly: true });
+  try {
+    for (const end = Date.now() + 20_000; !fn(db); ) {
+      if (Date.now() > end) throw new Error('condition not met in the database in time');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    db.close();
+  }
+};
+const lockCount = (db: Database.Database) => (db.prepare('select count(*) as n from upload_locks').get() as { n: number }).n;
 
 let s3: S3rverInstance;
 beforeAll(async () => {
@@ -71,6 +85,8 @@ describe.each(['database', 'file-system', 's3'])('SIGKILL in the middle of a tus
         headers: { 'Service-Auth': token, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(bytes.length) },
       });
       const path = new URL(created.headers.get('location')!).pathname;
+      // the creation's lock is kept a moment for a next request: wait until it is given up
+      await untilInDatabase(dir, (db) => lockCount(db) === 0);
       const sent = 1024 * 1024 + 100 * 1024 + 5;
       startHangingRequest(`${node.url}${path}`, 'PATCH', {
         'Service-Auth': token,
@@ -79,7 +95,8 @@ describe.each(['database', 'file-system', 's3'])('SIGKILL in the middle of a tus
         'Content-Type': 'application/offset+octet-stream',
         'Content-Length': String(bytes.length),
       }, bytes.subarray(0, sent));
-      await delay(1500);
+      // the server is writing the upload: its PATCH holds the upload's lock
+      await untilInDatabase(dir, (db) => lockCount(db) === 1);
       await node.kill('SIGKILL');
 
       node = await startNodeProcess(config, dir);
@@ -127,7 +144,8 @@ describe.each(['database', 'file-system'])('SIGKILL in the middle of a multipart
         'Content-Type': `multipart/form-data; boundary=${boundary}`,
         'Content-Length': String(head.length + 5_000_000),
       }, head);
-      await delay(1500);
+      // the request has made its share and the first file
+      await untilInDatabase(dir, (db) => (db.prepare('select (select count(*) from shares) as s, (select count(*) from file_meta) as f').get() as { s: number; f: number }).f >= 1);
       await node.kill('SIGKILL');
 
       // before the restart: the request left a share and files behind

@@ -164,6 +164,7 @@ describe('HTTP timeouts and the connection cap', () => {
       ws.once('error', reject);
     });
     try {
+      // letting twice the idle timeout pass is the test: an open WebSocket is not idle
       await sleep(IDLE_TIMEOUT * 2);
       expect(closed).toBe(false);
       ws.send(JSON.stringify({ command: 'ping' }));

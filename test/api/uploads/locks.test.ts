@@ -76,8 +76,10 @@ describe('two servers writing one upload at once', () => {
   let a: UploadServer;
   let b: UploadServer;
   beforeAll(async () => {
-    a = await startUploadServer('database');
-    b = await startUploadServer('database', {}, { dataDir: a.dataDir });
+    // b waits for a's lock longer than a's first renewal (a third of the 15 s lifetime)
+    const config = { limits: { 'upload-lock-wait': '20 seconds' } };
+    a = await startUploadServer('database', {}, { config });
+    b = await startUploadServer('database', {}, { dataDir: a.dataDir, config });
   });
   afterAll(async () => {
     await b.dispose();

@@ -135,6 +135,7 @@ describe('defaults', () => {
       connectionsPerAddress: 64,
       headerTimeout: 20_000,
       idleTimeout: 60_000,
+      uploadLockWait: 20_000,
     });
   });
 
