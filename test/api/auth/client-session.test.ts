@@ -9,22 +9,9 @@ import { apiFetch, ApiError, configureApi } from '../../../renderer/src/api/http
 import { useAuthStore } from '../../../renderer/src/stores/auth.js';
 import { useSettingsStore } from '../../../renderer/src/stores/settings.js';
 import { ADMIN, startServer, type TestServer } from '../../support/server.js';
+import { MemoryStorage } from '../../support/memory-storage.js';
 
 const RENEWAL = 300;
-
-/** A Storage over a Map, as the browser's localStorage behaves. */
-class MemoryStorage {
-  readonly map = new Map<string, string>();
-  getItem(k: string): string | null {
-    return this.map.get(k) ?? null;
-  }
-  setItem(k: string, v: string): void {
-    this.map.set(k, v);
-  }
-  removeItem(k: string): void {
-    this.map.delete(k);
-  }
-}
 
 interface Sent {
   path: string;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShareListItem } from '../../../renderer/src/api/types.js';
 import { FIRST_LOOK_WINDOW, isNewGuestUpload, readSeen, withAllSeen, withOpened, writeSeen } from '../../../renderer/src/lib/guest-uploads.js';
 import { listState } from '../../../renderer/src/lib/share-state.js';
+import { MemoryStorage } from '../../support/memory-storage.js';
 
 const NOW = Date.UTC(2030, 0, 1);
 const DAY = 86_400_000;
@@ -46,28 +47,6 @@ describe('listState', () => {
     expect(listState(item({ published: null, publishUntil: null, views: 5 }), NOW)).toBe('unpublished');
   });
 });
-
-class MemoryStorage implements Storage {
-  private data = new Map<string, string>();
-  get length(): number {
-    return this.data.size;
-  }
-  clear(): void {
-    this.data.clear();
-  }
-  getItem(key: string): string | null {
-    return this.data.get(key) ?? null;
-  }
-  key(i: number): string | null {
-    return [...this.data.keys()][i] ?? null;
-  }
-  removeItem(key: string): void {
-    this.data.delete(key);
-  }
-  setItem(key: string, value: string): void {
-    this.data.set(key, value);
-  }
-}
 
 describe('new guest uploads', () => {
   const guest = (id: string, created: number): ShareListItem => item({ id, created, aliasInfo: { id: 'inbox', name: 'Inbox' }, aliasName: 'Inbox' });

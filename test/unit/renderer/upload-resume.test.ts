@@ -13,26 +13,7 @@ import {
   unfinishedGuestShare,
   uploadStore,
 } from '../../../renderer/src/lib/upload-resume.js';
-
-/** A Storage over a Map, as the browser's localStorage behaves. */
-class MemoryStorage {
-  private map = new Map<string, string>();
-  get length(): number {
-    return this.map.size;
-  }
-  key(i: number): string | null {
-    return [...this.map.keys()][i] ?? null;
-  }
-  getItem(k: string): string | null {
-    return this.map.get(k) ?? null;
-  }
-  setItem(k: string, v: string): void {
-    this.map.set(k, v);
-  }
-  removeItem(k: string): void {
-    this.map.delete(k);
-  }
-}
+import { MemoryStorage } from '../../support/memory-storage.js';
 
 const picked = (name: string, size: number, lastModified = 1_700_000_000_000): ChosenFile => ({ name, file: { size, lastModified } });
 
