@@ -257,8 +257,8 @@ test('a guest upload opened from the share list is no longer new on the home pag
   await expect(page.locator(`[data-test=recent-shares] [data-id="${first}"]`)).toBeVisible();
 });
 
-// Regression: the header's badge asked for the same newest shares as the home page (two
-// requests on opening home) and asked again on every change of the address's query.
+// The header's badge takes the newest shares the home page fetched (one request on opening
+// home) and does not ask again when only the address's query changes.
 test('opening home asks for the newest shares once, and filtering the share list does not ask the badge again', async ({ userPage: page, api, user }) => {
   await api.createShare(user.token, { name: 'Counted' });
   await page.clock.install();

@@ -268,8 +268,8 @@ test('on a phone, a song dragged to the bottom edge of a long queue scrolls the 
   await context.close();
 });
 
-// Regression: a drop took the song at the dragged row's old position, so a queue changed
-// during the drag (here by `mpc`) moved another song.
+// A drop moves the dragged song by its id, so a queue changed during the drag (here by
+// `mpc`) still moves that song and no other.
 test('a song dragged while the queue changes elsewhere is the one that moves', async ({ browser, server, user, mpd }) => {
   const context = await openBrowser(browser, server.url, user, 'desktop', 'light', 'gb');
   const page = await context.newPage();

@@ -316,9 +316,9 @@ test("an owner's upload cut by a reload is pointed out on the new-share page and
   }
 });
 
-// Regression: leaving the page mid-upload ended the batch as if it were through, so the
-// owner's half-sent share was published and the guest's send was closed (its owner told,
-// the continuation forgotten).
+// Leaving the page mid-upload does not end the batch as if it were through: the owner's
+// half-sent share is not published, and the guest's send stays open (its owner not told,
+// the continuation kept).
 test('leaving the page mid-upload publishes nothing and keeps the send to continue', async ({ userPage: page, browser, api, user, server }) => {
   page.on('dialog', (d) => void d.accept());
   await page.goto('/app/share');
@@ -359,8 +359,8 @@ test('leaving the page mid-upload publishes nothing and keeps the send to contin
   await context.close();
 });
 
-// Regression: the new-share page looked only at the first share with an unfinished upload;
-// a share deleted since (404) hid the others and was asked for again on every visit.
+// The new-share page looks at every share with an unfinished upload: one deleted since
+// (404) is forgotten and does not hide the others.
 test('an unfinished upload into a deleted share is forgotten and the next one is pointed out', async ({ userPage: page, api, user, server }) => {
   const kept = await api.createShare(user.token, { name: 'Still here' });
   const gone = await api.createShare(user.token, { name: 'Deleted' });
@@ -385,8 +385,8 @@ test('an unfinished upload into a deleted share is forgotten and the next one is
   await expect(page.locator('[data-test=interrupted]')).toContainText('“Still here”');
 });
 
-// Regression: with every file cancelled nothing had failed, so the empty share was
-// published and its owner told about a send the guest saw as "sent" with no files.
+// With every file cancelled nothing arrived: the empty share is not published, its owner
+// is not told, and the guest is not shown "sent".
 test('a send whose files are all cancelled is neither published nor announced', async ({ userPage: page, browser, api, user, server }) => {
   const cancelAll = async (p: Page) => {
     await p.locator('[data-test=cancel-all]').click();

@@ -1,6 +1,6 @@
 // A default server (file system or database store, SQLite, no mail, no player)
-// used to load the AWS SDK, sharp, nodemailer, archiver and both network
-// database drivers at start: tens of MB of memory for parts it never used.
+// loads none of the AWS SDK, sharp, nodemailer, archiver, the network database
+// drivers and yaml at start: tens of MB of memory for parts it never uses.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * Regression: the HTTP server had no request, header or idle limit and no
- * connection cap (`requestTimeout: 0`, no socket timeout), so a thousand idle
- * unauthenticated connections kept it from accepting new ones. Headers must
+ * A thousand idle unauthenticated connections must not keep the server from
+ * accepting new ones: the HTTP server has request, header and idle limits and a
+ * connection cap. Headers must
  * arrive within `limits.header-timeout`; a connection that sends and receives
  * nothing for `limits.idle-timeout` is closed; at most `limits.connections`
  * are open at once. An upload that keeps sending, however slowly, is never cut,

@@ -1,6 +1,6 @@
-// Regression: every caller allowed to use the player could send every daemon
-// command: a user could `kill` the daemon, make it fetch URLs (`add http://...`),
-// switch outputs, run `update`, mount storage. Users may play, edit the queue,
+// Not every caller allowed to use the player may send every daemon command (a
+// user must not `kill` the daemon, make it fetch URLs with `add http://...`,
+// switch outputs, run `update` or mount storage). Users may play, edit the queue,
 // read and edit the library and stored playlists; everything that reaches beyond
 // the music (URLs with a scheme, outputs, update/rescan, mounts, config, kill,
 // password, client messages, unknown commands) is for admins: 403 with

@@ -129,8 +129,8 @@ describe('covers, booklets and custom content', () => {
     expect((await get('/api/v1/cover/album?name=Big%20Album&size=-5')).status).toBe(400);
   });
 
-  // Regression: a cover whose shorter side is below the kept size (500×700 against 512) was
-  // resized from the original on every request, at 512 and at any size scaled from the 512 file.
+  // A cover whose shorter side is below the kept size (500×700 against 512) is kept too,
+  // cropped, never enlarged; later requests at 512 or any smaller size are served from it.
   it('keeps the thumbnail of a cover smaller than the kept size, never enlarged, and serves later requests from it', async () => {
     const cover = `/api/v1/cover/file/${enc('Odd/Odd Album')}`;
     mkdirSync(thumbs, { recursive: true });
@@ -261,9 +261,8 @@ describe('covers, booklets and custom content', () => {
   });
 });
 
-// Regression: a thumbnail was written to disk for every distinct `size` asked
-// for, so a client walking through sizes 1..4096 filled the disk with up to 4096
-// files per cover. Only the sizes of `player.thumbnails.sizes` are kept; any
+// A client walking through sizes 1..4096 must not fill the disk with a file per
+// size and cover. Only the sizes of `player.thumbnails.sizes` are kept; any
 // other size is scaled down from the smallest kept size at least as large (or
 // from the original above the largest, then not kept), and every answer is
 // still exactly size×size.

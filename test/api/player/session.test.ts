@@ -1,7 +1,6 @@
-// Regression: the bound on a socket's waiting frames counted only frames whose access
-// check was running and commands queued for the daemon. Frames refused at once (not a
-// command, or `close`) were chained behind a pending access check uncounted, so a client
-// could pile up refusal steps without end. Every frame waiting for its turn now counts.
+// The bound on a socket's waiting frames counts every frame waiting for its turn: frames
+// refused at once (not a command, or `close`) that wait behind a pending access check
+// count as much as commands, so a client cannot pile up refusal steps without end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../server/common/log.js';
 import type { Envelope } from '../../../server/player/answers/convert.js';

@@ -121,10 +121,10 @@ describe('a daemon connection', () => {
   });
 });
 
-// Regression: a line feed inside a command (an album name from a URL) was written
-// to the daemon as is and ended the command, so the rest ran as a command of the
-// sender's choosing (`kill`). The one place that writes refuses such a command
-// before writing anything; only a command list spans several lines.
+// A line feed inside a command (an album name from a URL) would end the command and
+// run the rest as a command of the sender's choosing (`kill`). The one place that
+// writes refuses such a command before writing anything; only a command list spans
+// several lines.
 describe('what may be written to a daemon', () => {
   const openConn = async (sockets: FakeSocket[]) =>
     DaemonConnection.open(opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)));
