@@ -4219,6 +4219,15 @@ export interface components {
                 "application/json": components["schemas"]["BasicResult"];
             };
         };
+        /** @description another request or server kept writing the upload for all of `limits.upload-lock-wait`; nothing was done, the client may retry */
+        Locked: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
         /** @description over a limit (failed attempts of this client, shares of an upload link, mails of an account); see `Retry-After` */
         TooManyRequests: {
             headers: {
@@ -5725,6 +5734,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            423: components["responses"]["Locked"];
             /** @description no space left on the server for the upload (disk or database full); nothing is counted as complete */
             507: {
                 headers: {
@@ -5756,6 +5766,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            423: components["responses"]["Locked"];
         };
     };
     tusHead: {
@@ -5784,6 +5795,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            423: components["responses"]["Locked"];
         };
     };
     tusPatch: {
@@ -5850,6 +5862,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            423: components["responses"]["Locked"];
             /** @description no space left on the server for the upload (disk or database full); nothing is counted as complete */
             507: {
                 headers: {
@@ -6345,6 +6358,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            423: components["responses"]["Locked"];
             /** @description no space left on the server for the upload (disk or database full); nothing is counted as complete */
             507: {
                 headers: {
@@ -6376,6 +6390,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            423: components["responses"]["Locked"];
         };
     };
     aliasTusHead: {
@@ -6404,6 +6419,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            423: components["responses"]["Locked"];
         };
     };
     aliasTusPatch: {
@@ -6470,6 +6486,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            423: components["responses"]["Locked"];
             /** @description no space left on the server for the upload (disk or database full); nothing is counted as complete */
             507: {
                 headers: {
