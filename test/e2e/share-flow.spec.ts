@@ -57,7 +57,9 @@ test('owner shares two files with pause/resume; recipient unlocks, previews and 
   const offset = await storedOffset();
   expect(offset).toBeLessThan(big.length);
   await page.screenshot({ path: 'test-results/screenshots/upload-paused-light.png', fullPage: true });
-  // while paused, nothing was sent and nothing more reached the server
+  // while paused, nothing was sent and nothing more reached the server; letting time pass is
+  // the check (a paused upload must not start again on a timer)
+  await page.waitForTimeout(1000);
   expect(patches.sent).toBe(sentBeforePause);
   expect(await storedOffset()).toBe(offset);
   expect(Number(await total.getAttribute('aria-valuenow'))).toBe(pausedAt);

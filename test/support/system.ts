@@ -44,6 +44,17 @@ export function freePort(): Promise<number> {
 
 export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Polls `fn` until it returns a truthy value (or fails after `ms`). */
+export const eventually = async <T>(fn: () => T | Promise<T>, ms = 5000): Promise<NonNullable<T>> => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
 /**
  * True while the process runs. A zombie counts as gone: a daemon that exited is
  * reparented to PID 1, which in a container may take a while to reap it.

@@ -104,6 +104,14 @@ export async function apiResult<T extends BasicResult = BasicResult>(path: strin
   return result;
 }
 
+/** The message and result code of an error answer's body, when it is JSON that has them. */
+export function failureOf(text: string): { message?: string; code?: string } {
+  const data = parseJson(text);
+  const message = messageOf(data);
+  const code = codeOf(data);
+  return { ...(message === undefined ? {} : { message }), ...(code === undefined ? {} : { code }) };
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

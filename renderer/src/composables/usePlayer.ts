@@ -219,11 +219,12 @@ export function usePlayer(conn: Ref<string | null>) {
     clear,
     undoable,
     undoClear,
-    loadPlaylist: (name: string) => send(command('load', name)),
+    // names come from the address or the user: a line break in one is refused, not thrown
+    loadPlaylist: (name: string) => sendAll(() => [command('load', name)]),
     playPlaylist: (name: string) => sendAll(() => [commandList(['clear', command('load', name), 'play 0'])]),
     addToPlaylist: (name: string, uris: string[]) => sendAll(() => inLists(uris.map((u) => command('playlistadd', name, u)))),
-    savePlaylist: (name: string) => send(command('save', name)),
-    deletePlaylist: (name: string) => send(command('rm', name)),
+    savePlaylist: (name: string) => sendAll(() => [command('save', name)]),
+    deletePlaylist: (name: string) => sendAll(() => [command('rm', name)]),
   };
 }
 

@@ -10,6 +10,7 @@
 import { computed, onScopeDispose, reactive, ref } from 'vue';
 import type { DetailedError, HttpRequest, HttpResponse, Upload } from 'tus-js-client';
 import { i18n } from '../i18n';
+import { failureOf } from '../api/http';
 import { resultMessage } from '../lib/errors';
 import { secondsLeft, SpeedMeter } from '../lib/upload-progress';
 import { fingerprintOf, uploadStore } from '../lib/upload-resume';
@@ -133,12 +134,9 @@ export function useUploader() {
     if (status === 404) return t('shares.upload.error.gone');
     if (status === 401 || status === 403) return t('shares.upload.error.denied');
     const body = res.getBody()?.trim() ?? '';
-    try {
-      const parsed = JSON.parse(body) as { message?: unknown; code?: unknown };
-      if (typeof parsed.message === 'string') return resultMessage({ message: parsed.message, code: typeof parsed.code === 'string' ? parsed.code : undefined });
-    } catch {
-      // a plain-text answer
-    }
+    // a JSON result, or a plain-text answer
+    const failure = failureOf(body);
+    if (failure.message !== undefined) return resultMessage({ message: failure.message, code: failure.code });
     return body || t('common.errors.server', { message: String(status) });
   }
 

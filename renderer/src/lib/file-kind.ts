@@ -18,9 +18,13 @@ export function fileKind(mimetype: string): FileKind {
 
 /** A short label for file cards without a picture: the extension (`PDF`) or the kind. */
 export function kindLabel(filename: string, kind: FileKind): string {
+  return extensionLabel(filename) || kind.toUpperCase();
+}
+
+/** `PDF`, `MP4`: a short extension in capitals; '' when the name has none. */
+export function extensionLabel(filename: string): string {
   const dot = filename.lastIndexOf('.');
-  const ext = dot > 0 && filename.length - dot <= 6 ? filename.slice(dot + 1).toUpperCase() : '';
-  return ext || kind.toUpperCase();
+  return dot > 0 && filename.length - dot <= 6 ? filename.slice(dot + 1).toUpperCase() : '';
 }
 
 /** How far a file whose upload has not finished got, in whole percent; null once it is complete. */

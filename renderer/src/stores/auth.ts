@@ -46,7 +46,7 @@ export const useAuthStore = defineStore('auth', () => {
     timer = undefined;
     const every = settings.config.authRefreshTime;
     // a periodic renewal answered 401 means the session ended elsewhere: the login page, with a way back
-    if (loggedIn.value && every > 0) timer = setInterval(() => void renew({ endedSignsOut: true }), every);
+    if (loggedIn.value && every > 0) timer = setInterval(() => void renew({ redirectOn401: true }), every);
   }
 
   function setAccount(result: AuthResult | null): void {
@@ -70,12 +70,12 @@ export const useAuthStore = defineStore('auth', () => {
   /**
    * Asks for a fresh token (`POST /sec/auth/session`). Also completes an OAuth sign-in,
    * where only the cookie exists yet. Resolves to whether a session exists afterwards;
-   * a network failure keeps the current session. With `endedSignsOut`, a 401 goes the way
+   * a network failure keeps the current session. With `redirectOn401`, a 401 goes the way
    * of every secured call's 401 (the login page); otherwise the session is just dropped.
    */
-  async function renew(opts: { endedSignsOut?: boolean } = {}): Promise<boolean> {
+  async function renew(opts: { redirectOn401?: boolean } = {}): Promise<boolean> {
     try {
-      const result = await api.renewSession({ redirectOn401: opts.endedSignsOut === true });
+      const result = await api.renewSession(opts);
       setAccount(result);
       return loggedIn.value;
     } catch (error) {

@@ -28,10 +28,11 @@ export const headKeeper = () => {
   return {
     take(chunk: Buffer): void {
       if (have >= MIME_HEAD_BYTES) return;
-      parts.push(chunk.subarray(0, MIME_HEAD_BYTES - have));
+      // copied: a view would keep the whole chunk for as long as the upload runs
+      parts.push(Buffer.from(chunk.subarray(0, MIME_HEAD_BYTES - have)));
       have += Math.min(chunk.length, MIME_HEAD_BYTES - have);
     },
-    /** the kept bytes; a copy, so the chunks themselves are not held */
+    /** the kept bytes */
     head: (): Buffer => Buffer.concat(parts, have),
   };
 };

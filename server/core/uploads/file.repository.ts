@@ -121,14 +121,12 @@ export const shareUsage = async (db: Db, shareId: string): Promise<{ files: numb
 };
 
 /** The sum of the (declared or real) lengths of the share's files: what counts against `max-size`. */
-export const shareSize = async (db: Db, shareId: string): Promise<number> => {
-  const row = await db
-    .selectFrom('share_files as sf')
-    .innerJoin('file_meta as fm', 'fm.file_id', 'sf.file_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('fm.length'), eb.lit(0)).as('total'))
-    .where('sf.share_id', '=', shareId)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+export const shareSize = async (db: Db, shareId: string): Promise<number> => (await shareUsage(db, shareId)).used;
+
+/** The checksum as it is stored: lower-case hex SHA-256; anything else is a bug, not input. */
+const sha256Hex = (checksum: string): string => {
+  if (!/^[0-9a-f]{64}$/.test(checksum)) throw new Error(`Not a SHA-256 hex checksum: ${checksum}`);
+  return checksum;
 };
 
 /**
@@ -141,8 +139,7 @@ export const completeFile = async (
   db: Db,
   f: { id: string; fileId: string; length: number; mimetype: string; checksum?: string | undefined },
 ): Promise<void> => {
-  const checksum = f.checksum || undefined;
-  if (checksum !== undefined && !/^[0-9a-f]{64}$/.test(checksum)) throw new Error(`Not a SHA-256 hex checksum: ${checksum}`);
+  const checksum = f.checksum ? sha256Hex(f.checksum) : undefined;
   await db
     .updateTable('file_meta')
     .set((eb) => ({
@@ -158,10 +155,9 @@ export const completeFile = async (
 
 /** Writes a lower-case hex checksum into the row if its checksum is still `''`; true when written. */
 export const writeChecksum = async (db: Db, fileId: string, checksum: string): Promise<boolean> => {
-  if (!/^[0-9a-f]{64}$/.test(checksum)) throw new Error(`Not a SHA-256 hex checksum: ${checksum}`);
   const r = await db
     .updateTable('file_meta')
-    .set({ checksum })
+    .set({ checksum: sha256Hex(checksum) })
     .where('file_id', '=', fileId)
     .where('checksum', '=', '')
     .executeTakeFirst();

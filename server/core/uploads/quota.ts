@@ -24,8 +24,7 @@ export const quotaExceeded = (maxSize: number, remaining: number): AppError =>
   });
 
 /** The size limit of a share that came through an upload link with limit `linkMax` (none: null). */
-export const linkLimit = (linkMax: number | string | null | undefined, maxSize: number): number =>
-  linkMax == null ? maxSize : Math.min(maxSize, Number(linkMax));
+export const linkLimit = (linkMax: number | null | undefined, maxSize: number): number => (linkMax == null ? maxSize : Math.min(maxSize, linkMax));
 
 /** The size limit of a share: `maxSize`, or the lower limit of the upload link it came through. */
 export const shareLimit = async (db: Db, shareId: string, maxSize: number): Promise<number> => {
@@ -35,7 +34,7 @@ export const shareLimit = async (db: Db, shareId: string, maxSize: number): Prom
     .select('aliases.max_size')
     .where('shares.id', '=', shareId)
     .executeTakeFirst();
-  return linkLimit(row?.max_size, maxSize);
+  return linkLimit(row?.max_size == null ? null : Number(row.max_size), maxSize);
 };
 
 /**

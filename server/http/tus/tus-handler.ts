@@ -21,8 +21,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Metadata, Server, type ServerOptions } from '@tus/server';
-import { ERRORS, type Locker } from '@tus/utils';
+import { Server, type ServerOptions } from '@tus/server';
+import { ERRORS, Metadata, type Locker } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
 import { badRequest } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
@@ -116,26 +116,29 @@ const isCount = (v: string | undefined): boolean => {
   return v !== undefined && Number.isSafeInteger(n) && n >= 0 && String(n) === v;
 };
 
+/** `Upload-Metadata` as key/value pairs: empty without the header, undefined when it does not parse. */
+const parseMetadata = (raw: string | string[] | undefined): Record<string, string | null> | undefined => {
+  if (raw === undefined) return {};
+  try {
+    return typeof raw === 'string' ? Metadata.parse(raw) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * The headers of a creation the tus protocol defines, each checked as the tus
- * server checks them; the names of the invalid ones, in this order.
+ * server checks them (the metadata already parsed); the names of the invalid
+ * ones, in this order.
  */
-const invalidCreationHeaders = (h: IncomingMessage['headers']): string[] => {
+const invalidCreationHeaders = (h: IncomingMessage['headers'], metadataValid: boolean): string[] => {
   const value = (name: string): string | undefined => (typeof h[name] === 'string' ? (h[name] as string) : undefined);
   const invalid: string[] = [];
   if (value('tus-resumable') !== '1.0.0') invalid.push('tus-resumable');
   if (value('upload-length') !== undefined && !isCount(value('upload-length'))) invalid.push('upload-length');
   if (value('upload-offset') !== undefined && !isCount(value('upload-offset'))) invalid.push('upload-offset');
-  if (value('upload-metadata') !== undefined && parseMetadata(value('upload-metadata')!) === undefined) invalid.push('upload-metadata');
+  if (!metadataValid) invalid.push('upload-metadata');
   return invalid;
-};
-
-const parseMetadata = (raw: string): Record<string, string | null> | undefined => {
-  try {
-    return Metadata.parse(raw);
-  } catch {
-    return undefined;
-  }
 };
 
 /** The file's name and type: Pier's percent-encoded headers, else the tus metadata `filename` and `filetype`. */
@@ -188,7 +191,7 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       return text(415, 'Content-Type must be application/offset+octet-stream.\n');
     }
     const offsetHeader = req.headers['upload-offset'] ?? (plainPost ? '0' : undefined);
-    if (typeof offsetHeader !== 'string' || !/^\d{1,15}$/.test(offsetHeader)) return text(400, 'Upload-Offset must be a non-negative integer.\n');
+    if (typeof offsetHeader !== 'string' || !isCount(offsetHeader)) return text(400, 'Upload-Offset must be a non-negative integer.\n');
     const offset = Number(offsetHeader);
     const stop = new AbortController();
     const lock = locker.newLock(uploadKey(shareId, fid));
@@ -197,8 +200,8 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
         req.destroy();
       });
     } catch (e) {
-      const answer = errorAnswer(e, res, mount.log, 'PATCH');
-      return text(answer?.status_code ?? 500, answer?.body ?? 'The upload could not be locked.\n');
+      const failure = errorAnswer(e, res, mount.log, 'PATCH');
+      return text(failure?.status_code ?? 500, failure?.body ?? 'The upload could not be locked.\n');
     }
     try {
       const state = await mount.uploads.state(shareId, fid);
@@ -230,15 +233,14 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     refuseUnofferedExtensions(req);
     const serviceLength = req.headers['service-file-length'];
     if (req.headers['upload-length'] === undefined && typeof serviceLength === 'string') setHeader(req, 'Upload-Length', serviceLength.trim());
-    const invalid = invalidCreationHeaders(req.headers);
-    if (invalid.length > 0) return answer(res, 400, `Invalid ${invalid.join(' ')}\n`);
+    const metadata = parseMetadata(req.headers['upload-metadata']);
+    const invalid = invalidCreationHeaders(req.headers, metadata !== undefined);
+    if (invalid.length > 0 || !metadata) return answer(res, 400, `Invalid ${invalid.join(' ')}\n`);
     const lengthHeader = req.headers['upload-length'];
     if (typeof lengthHeader !== 'string') return answer(res, 400, 'Upload-Length or Upload-Defer-Length header required\n');
     const length = Number(lengthHeader);
     const withBytes = req.headers['content-type'] === 'application/offset+octet-stream';
     if (withBytes && Number(req.headers['content-length'] ?? 0) > length) return answer(res, 413, 'The body goes beyond the declared upload length.\n');
-    const rawMetadata = req.headers['upload-metadata'];
-    const metadata = (typeof rawMetadata === 'string' ? parseMetadata(rawMetadata) : undefined) ?? {};
     const fid = randomId();
     try {
       await mount.uploads.create(shareId, { id: fid, length, ...nameAndType(req.headers, metadata) });

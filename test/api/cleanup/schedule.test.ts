@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../server/db/connect.js';
 import { startServer, type TestServer } from '../../support/server.js';
-import { eventually } from '../uploads/support.js';
+import { eventually } from '../../support/system.js';
 import { DAY, exists, openServerDb, seed } from './support.js';
 
 const INTERVAL = 1000;

@@ -4,7 +4,7 @@
 // `constructor`/`toString` included; an ACK inside command_list_ok_begin keeps the
 // answers of the commands before it; `STATUS`, a leading space, form feed or vertical tab
 // as separator and over-long lines never reach the daemon; names that are not valid
-// UTF-8 come back addressable; a cover is never enlarged; errors under /api/v1 have the
+// UTF-8 come back addressable; errors under /api/v1 have the
 // /api/v1 shape; tagtypes with arguments answer Empty; a socket whose daemon
 // stops answering gets a frame and is closed.
 import sharp from 'sharp';
@@ -136,16 +136,6 @@ describe('the gateway passes what the daemon says faithfully', () => {
       expect(res.status, command).toBe(200);
       expect(res.body, command).toEqual({ success: true, type: 'Empty', result: {} });
     }
-  });
-
-  it('never enlarges a thumbnail: a 500×700 cover at size=600 becomes 500×500', async () => {
-    const res = await fetch(`${s.url}/api/v1/cover/album?name=Odd%20Album&size=600`, { headers: { 'Service-Auth': token } });
-    expect(res.status).toBe(200);
-    const m = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
-    expect([m.width, m.height]).toEqual([500, 500]);
-    const smaller = await fetch(`${s.url}/api/v1/cover/album?name=Odd%20Album&size=300`, { headers: { 'Service-Auth': token } });
-    const sm = await sharp(Buffer.from(await smaller.arrayBuffer())).metadata();
-    expect([sm.width, sm.height]).toEqual([300, 300]);
   });
 
   it('answers every error under /api/v1 with {success: false, type: "Error", error: {message}}', async () => {

@@ -8,7 +8,7 @@ import { DaemonConnection } from '../../../server/player/protocol/connection.js'
 import { tcpDialer } from '../../../server/player/protocol/socket.js';
 import { MAX_WAITING_COMMANDS, PlayerSession } from '../../../server/player/session.js';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
-import { delay } from '../../support/system.js';
+import { eventually } from '../../support/system.js';
 
 describe('a player session bounds the frames waiting behind an access check', () => {
   let mpd: MpdInstance;
@@ -36,7 +36,7 @@ describe('a player session bounds the frames waiting behind an access check', ()
       expect(sent).toHaveLength(invalid - accepted);
 
       allow();
-      for (let i = 0; i < 100 && sent.length < invalid + 1; i++) await delay(20);
+      await eventually(() => sent.length >= invalid + 1);
       expect(sent).toHaveLength(invalid + 1);
       const later = sent.slice(invalid - accepted);
       expect(later[0]).toMatchObject({ success: true, type: 'Empty' });
@@ -44,7 +44,7 @@ describe('a player session bounds the frames waiting behind an access check', ()
 
       // with nothing waiting, frames are taken again
       session.command('ping');
-      for (let i = 0; i < 100 && sent.length < invalid + 2; i++) await delay(20);
+      await eventually(() => sent.length >= invalid + 2);
       expect(sent.at(-1)).toMatchObject({ success: true, type: 'Empty' });
     } finally {
       session.close();

@@ -171,16 +171,7 @@ export const filesBelow = (dir: string): string[] => {
 export const storedBinaries = (s: UploadServer): number =>
   s.kind === 'database' ? s.sql((db) => (db.prepare('select count(distinct file_id) as n from file_chunks').get() as { n: number }).n) : filesBelow(s.filesDir).length;
 
-/** Polls `fn` until it returns a truthy value (or fails after `ms`). */
-export const eventually = async <T>(fn: () => T | Promise<T>, ms = 5000): Promise<NonNullable<T>> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+export { eventually } from '../../support/system.js';
 
 /** A multipart body with a `meta` part (when given) and file parts. */
 export const form = (meta: Json | undefined, files: { name: string; data: Uint8Array; type?: string; field?: string }[]): FormData => {
