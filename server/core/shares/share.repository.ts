@@ -181,6 +181,16 @@ export const toShareFile = (f: FileRecord): ShareFile => ({
 export const isComplete = (f: FileRecord): boolean => f.storedSize >= f.length;
 
 /**
+ * The name a share's files are filed under in a file-system store: the name a
+ * person gave it, never one the server composed (that one changes as files
+ * arrive, and the files of one share belong in one folder); null for none.
+ */
+export const folderNameOf = async (db: Kysely<Database>, shareId: string): Promise<string | null> => {
+  const row = await db.selectFrom('shares').select(['name', 'auto_name']).where('id', '=', shareId).executeTakeFirstOrThrow();
+  return row.name && row.name !== row.auto_name ? row.name : null;
+};
+
+/**
  * Locks the share row for the rest of the transaction (an UPDATE that changes
  * nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite), so
  * transactions that change one share run one after the other; `not-found` when

@@ -12,6 +12,7 @@ import { ok, type BasicResult, type IdResult, okId } from '../../common/result.j
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { createShare, type ShareProperties } from '../shares/share.create.js';
+import { folderNameOf } from '../shares/share.repository.js';
 import { readMultipart } from './multipart.js';
 import { parseShareProperties } from './share-properties.js';
 import { removeCreated, storeStreamedFile, type CreatedFile } from './streamed-file.js';
@@ -85,8 +86,7 @@ export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartR
  */
 export const addFiles = async (deps: UploadDeps, a: Accessor, shareId: string, req: MultipartRequest): Promise<BasicResult> => {
   await requireShareAccess(deps.db, a, shareId);
-  const row = await deps.db.selectFrom('shares').select(['id', 'name']).where('id', '=', shareId).executeTakeFirstOrThrow();
-  const share = { id: row.id, name: row.name };
+  const share = { id: shareId, name: await folderNameOf(deps.db, shareId) };
   const created: CreatedFile[] = [];
   const pending = deps.pending.begin();
   try {

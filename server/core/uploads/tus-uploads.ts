@@ -15,6 +15,7 @@ import { badRequest, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
+import { folderNameOf } from '../shares/share.repository.js';
 import type { BinaryStore } from '../stores/binary-store.js';
 import { finishFile, headKeeper } from './completion.js';
 import { mapStoreError } from './domain-checks.js';
@@ -120,12 +121,12 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     async create(shareId, info) {
       if (!Number.isSafeInteger(info.length) || info.length < 0) throw badRequest('Upload-Length', 'The upload length must be a non-negative integer.');
       checkNameAndType(info);
-      const share = await db.selectFrom('shares').select('name').where('id', '=', shareId).executeTakeFirstOrThrow();
+      const shareName = await folderNameOf(db, shareId);
       const store = deps.stores.defaultStore;
       const fileId = randomId();
       const filename = cleanFileName(info.name);
       const mimetype = info.type.trim() || 'application/octet-stream';
-      const location = await store.create(fileId, { shareId, shareName: share.name, fileName: filename });
+      const location = await store.create(fileId, { shareId, shareName, fileName: filename });
       try {
         await reserveNewFile(db, shareBounds(deps), {
           id: info.id,

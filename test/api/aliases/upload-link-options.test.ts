@@ -1,6 +1,8 @@
+import { relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../server/common/clock.js';
 import { startServer, type TestServer } from '../../support/server.js';
+import { filesBelow, startUploadServer } from '../uploads/support.js';
 import { bytes, createAlias, createUser, DAY, guest, guestShare, guestTusUpload, multipartForm, postForm, type AliasBody, type Result, type User } from './support.js';
 
 const MB = 1024 * 1024;
@@ -220,5 +222,28 @@ describe('guest shares are named after the sender and their files', () => {
     const share = await shareOf(de, owner, shareId);
     const day = new Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'short', timeZone: 'Europe/Berlin' }).format(share.created);
     expect(share.name).toBe(`Von Anna · 3 Fotos · ${day}`);
+  });
+});
+
+describe('a guest share on the file-system store', () => {
+  it('keeps all its files in one folder while the server renames the share after each send', async () => {
+    const fs = await startUploadServer('filesystem');
+    try {
+      const owner = await createUser(fs, 'olga');
+      const aliasId = await createAlias(fs, owner, { name: 'Box' });
+      const shareId = await guestShare(fs, aliasId);
+      const notify = (sender: string) => fs.request('POST', `/api/v2/alias/mail/notify/${shareId}`, { sender }, { headers: guest(aliasId) });
+      await guestTusUpload(fs, aliasId, shareId, bytes(10), 'one.txt');
+      await notify('Anna');
+      await guestTusUpload(fs, aliasId, shareId, bytes(20), 'two.txt');
+      const added = await postForm(fs, `/api/v2/alias/upload/${shareId}/files/add`, guest(aliasId), multipartForm(undefined, [{ name: 'three.txt', content: bytes(30) }]));
+      expect(added.status, added.text).toBe(200);
+      await notify('Anna');
+      const folders = new Set(filesBelow(fs.filesDir).map((f) => relative(fs.filesDir, f).split(sep)[0]));
+      expect(filesBelow(fs.filesDir)).toHaveLength(3);
+      expect([...folders]).toEqual([shareId]);
+    } finally {
+      await fs.dispose();
+    }
   });
 });
