@@ -25,7 +25,7 @@ test('a fresh German browser that prefers dark starts in German and dark, and fo
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bei Pier anmelden');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
   await expect(page.locator('[data-test=language]')).toHaveValue('de');
-  expect(await isDark(page)).toBe(true);
+  await expect.poll(() => isDark(page)).toBe(true);
   await expectAccessible(page, 'login (German, dark from the browser)');
 
   // not chosen yet: the page follows the browser's scheme as it changes
@@ -42,7 +42,7 @@ test('a fresh German browser that prefers dark starts in German and dark, and fo
   await page.locator('[data-test=language]').selectOption('fr');
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Se connecter à Pier');
-  expect(await isDark(page)).toBe(false);
+  await expect.poll(() => isDark(page)).toBe(false);
   await page.context().close();
 });
 
@@ -131,7 +131,7 @@ for (const screen of ['phone', 'desktop'] as const) {
         });
         const login = uniqueLogin('new');
         await page.goto('/app/register');
-        expect(await isDark(page)).toBe(theme === 'dark');
+        await expect.poll(() => isDark(page)).toBe(theme === 'dark');
         // a name for the screenshots; the account gets a unique one when it is made
         await page.getByLabel(w.user).fill('maria');
         // the rule is there before anything is typed, tied to the field
