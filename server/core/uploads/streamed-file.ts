@@ -4,7 +4,6 @@
  * bytes arrive and is hashed on the way. On success the file is complete
  * with its checksum; on failure the caller removes it (all or nothing).
  */
-import { createHash } from 'node:crypto';
 import { randomId } from '../../common/ids.js';
 import type { BinaryStore } from '../stores/binary-store.js';
 import { finishFile, headKeeper } from './completion.js';
@@ -65,7 +64,7 @@ export const storeStreamedFile = async (
   });
   // A first step right away: a streaming file must not look complete (length = received = 0).
   let reserved = await growReservation(db, rules.maxSize, { shareId: share.id, fileId, reserved: 0 }, 0, RESERVE_STEP);
-  const hash = createHash('sha256');
+  const hash = deps.hashing.start();
   const kept = headKeeper();
   let count = 0;
   async function* guarded(): AsyncGenerator<Buffer> {
@@ -74,7 +73,8 @@ export const storeStreamedFile = async (
       if (count + chunk.length > reserved) {
         reserved = await growReservation(db, rules.maxSize, { shareId: share.id, fileId, reserved }, count + chunk.length - reserved, RESERVE_STEP);
       }
-      hash.update(chunk);
+      const wait = hash.update(chunk);
+      if (wait) await wait;
       kept.take(chunk);
       count += chunk.length;
       yield chunk;
@@ -84,10 +84,14 @@ export const storeStreamedFile = async (
   try {
     written = await store.append({ fileId, location }, 0, guarded(), Number.MAX_SAFE_INTEGER);
   } catch (e) {
+    hash.drop();
     throw mapStoreError(e, rules.databaseDomainChecks);
   }
-  if (written !== count) throw new Error(`The store kept ${written} of ${count} bytes of ${filename}.`);
-  await finishFile(deps, store, { id, fileId, location, filename, mimetype }, count, hash.digest('hex'), kept.head());
+  if (written !== count) {
+    hash.drop();
+    throw new Error(`The store kept ${written} of ${count} bytes of ${filename}.`);
+  }
+  await finishFile(deps, store, { id, fileId, location, filename, mimetype }, count, await hash.digest(), kept.head());
 };
 
 /** Removes the files of a failed request: binaries and rows. Failures are logged, not thrown. */

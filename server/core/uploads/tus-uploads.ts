@@ -10,9 +10,10 @@ import { Readable } from 'node:stream';
  * saw every byte of the file in order; otherwise (resumed elsewhere, a
  * restart) the checksum queue computes it after completion.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { badRequest, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
+import type { StreamingHash } from '../checksums/hash-thread.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { folderNameOf } from '../shares/share.repository.js';
@@ -86,7 +87,11 @@ const asBuffer = (c: Uint8Array): Buffer => (Buffer.isBuffer(c) ? c : Buffer.fro
 
 export const createTusUploads = (deps: UploadDeps): TusUploads => {
   const { db } = deps;
-  const hashes = new Map<string, { hash: Hash; at: number }>();
+  const hashes = new Map<string, { hash: StreamingHash; at: number }>();
+  const forget = (id: string): void => {
+    hashes.get(id)?.hash.drop();
+    hashes.delete(id);
+  };
 
   const storeOf = (f: UploadFile): BinaryStore => {
     const s = deps.stores.get(f.store);
@@ -94,14 +99,16 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     return s;
   };
 
-  const hashFor = (f: UploadFile, offset: number): { hash: Hash; at: number } | undefined => {
+  const hashFor = (f: UploadFile, offset: number): { hash: StreamingHash; at: number } | undefined => {
     let h = hashes.get(f.id);
-    if (offset === 0) h = { hash: createHash('sha256'), at: 0 };
-    else if (h && h.at !== offset) h = undefined;
+    if (offset === 0 || (h && h.at !== offset)) {
+      forget(f.id);
+      h = offset === 0 ? { hash: deps.hashing.start(), at: 0 } : undefined;
+    }
     hashes.delete(f.id);
     if (h) {
       hashes.set(f.id, h);
-      if (hashes.size > MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+      if (hashes.size > MAX_HASHES) forget(hashes.keys().next().value!);
     }
     return h;
   };
@@ -172,7 +179,8 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         const source = data instanceof Readable ? data.iterator({ destroyOnReturn: false }) : data;
         for await (const raw of source) {
           const chunk = asBuffer(raw);
-          h?.hash.update(chunk);
+          const wait = h?.hash.update(chunk);
+          if (wait) await wait;
           kept?.take(chunk);
           hashed += chunk.length;
           yield chunk;
@@ -187,12 +195,14 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         stored = await store.size(refOf(f)).catch(() => undefined);
       }
       if (h) {
-        if (stored === hashed) h.at = hashed;
-        else hashes.delete(f.id);
+        if (stored === hashed) {
+          h.at = hashed;
+          h.hash.flush();
+        } else forget(f.id);
       }
       if (stored !== undefined) {
         if (stored === f.length && f.realSize !== f.length) {
-          const checksum = h && stored === hashed ? h.hash.digest('hex') : undefined;
+          const checksum = h && stored === hashed ? await h.hash.digest() : undefined;
           hashes.delete(f.id);
           await finishFile(deps, store, f, stored, checksum, kept?.head());
         } else if (stored !== f.length) {
@@ -206,7 +216,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     async remove(shareId, id) {
       const f = await fileIn(shareId, id);
       if (!f) return;
-      hashes.delete(id);
+      forget(id);
       await deleteFileRows(db, f.fileId);
       await storeOf(f).delete(refOf(f));
     },

@@ -1,0 +1,169 @@
+/**
+ * SHA-256 of bytes as they stream in, computed on one worker thread so that
+ * hashing an upload (about 0.6 s of CPU per GiB) does not take turns with the
+ * event loop that receives it.
+ *
+ * - bytes are copied into batches of `BATCH_BYTES` that move to the thread
+ *   without a further copy and come back for reuse;
+ * - at most `MAX_BATCHES_OUT` batches wait for the thread: `update` then
+ *   returns a promise to wait for, so memory stays bounded however fast
+ *   the bytes arrive;
+ * - a hash that is `flush`ed holds no batch, so an upload waiting for its
+ *   next request keeps no memory but the thread's hash state;
+ * - when the thread fails, every hash it held gives `undefined` and the
+ *   caller falls back to the checksum queue; the next hash starts a new thread.
+ */
+import { Worker } from 'node:worker_threads';
+
+export interface StreamingHash {
+  /** Adds bytes; a promise when too many bytes wait for the thread (await it before the next update). */
+  update(chunk: Uint8Array): Promise<void> | undefined;
+  /** Hands the bytes of a partly filled batch to the thread. */
+  flush(): void;
+  /** The hex SHA-256 of every byte added; undefined when the thread failed. Ends the hash. */
+  digest(): Promise<string | undefined>;
+  /** Forgets the hash (an upload that will not be hashed to its end). */
+  drop(): void;
+}
+
+export interface HashThread {
+  start(): StreamingHash;
+  /** Ends the thread; hashes still running give undefined. */
+  stop(): Promise<void>;
+}
+
+export const BATCH_BYTES = 512 * 1024;
+export const MAX_BATCHES_OUT = 8;
+
+type ToThread = { id: number; data: ArrayBuffer; length: number } | { id: number; end: true } | { id: number; drop: true };
+type FromThread = { back: ArrayBuffer } | { id: number; hex: string };
+
+const THREAD_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const hashes = new Map();
+parentPort.on('message', (m) => {
+  if (m.drop) { hashes.delete(m.id); return; }
+  let h = hashes.get(m.id);
+  if (!h) hashes.set(m.id, (h = createHash('sha256')));
+  if (m.data) {
+    h.update(new Uint8Array(m.data, 0, m.length));
+    parentPort.postMessage({ back: m.data }, [m.data]);
+  }
+  if (m.end) {
+    hashes.delete(m.id);
+    parentPort.postMessage({ id: m.id, hex: h.digest('hex') });
+  }
+});
+`;
+
+interface Running {
+  worker: Worker;
+  /** digests asked for, by hash id */
+  waiting: Map<number, (hex: string | undefined) => void>;
+  out: number;
+  /** updates waiting for batches to come back */
+  blocked: Array<() => void>;
+}
+
+export const createHashThread = (): HashThread => {
+  let running: Running | undefined;
+  const free: ArrayBuffer[] = [];
+  let nextId = 1;
+
+  const end = (r: Running): void => {
+    if (running === r) running = undefined;
+    for (const resolve of r.waiting.values()) resolve(undefined);
+    r.waiting.clear();
+    for (const go of r.blocked.splice(0)) go();
+  };
+
+  const thread = (): Running => {
+    if (running) return running;
+    const worker = new Worker(THREAD_SOURCE, { eval: true });
+    // the thread never keeps the process alive
+    worker.unref();
+    const r: Running = { worker, waiting: new Map(), out: 0, blocked: [] };
+    worker.on('message', (m: FromThread) => {
+      if ('back' in m) {
+        r.out -= 1;
+        if (free.length < MAX_BATCHES_OUT) free.push(m.back);
+        r.blocked.shift()?.();
+        return;
+      }
+      r.waiting.get(m.id)?.(m.hex);
+      r.waiting.delete(m.id);
+    });
+    worker.on('error', () => end(r));
+    worker.on('exit', () => end(r));
+    running = r;
+    return r;
+  };
+
+  const send = (r: Running, m: ToThread, transfer?: ArrayBuffer[]): boolean => {
+    if (running !== r) return false;
+    r.worker.postMessage(m, transfer);
+    return true;
+  };
+
+  return {
+    start() {
+      const r = thread();
+      const id = nextId++;
+      let failed = false;
+      let done = false;
+      let batch: Uint8Array | undefined;
+      let fill = 0;
+
+      const hand = (): void => {
+        if (!batch || fill === 0) return;
+        const data = batch.buffer as ArrayBuffer;
+        batch = undefined;
+        if (!send(r, { id, data, length: fill }, [data])) failed = true;
+        else r.out += 1;
+        fill = 0;
+      };
+
+      return {
+        update(chunk) {
+          if (failed || done) return undefined;
+          let at = 0;
+          while (at < chunk.length) {
+            batch ??= new Uint8Array(free.pop() ?? new ArrayBuffer(BATCH_BYTES));
+            const n = Math.min(chunk.length - at, BATCH_BYTES - fill);
+            batch.set(chunk.subarray(at, at + n), fill);
+            fill += n;
+            at += n;
+            if (fill === BATCH_BYTES) hand();
+          }
+          if (r.out < MAX_BATCHES_OUT || running !== r) return undefined;
+          return new Promise<void>((go) => r.blocked.push(go));
+        },
+        flush: hand,
+        async digest() {
+          if (done) return undefined;
+          hand();
+          done = true;
+          if (failed || running !== r) return undefined;
+          const hex = new Promise<string | undefined>((resolve) => r.waiting.set(id, resolve));
+          send(r, { id, end: true });
+          return hex;
+        },
+        drop() {
+          if (done) return;
+          done = true;
+          if (batch && free.length < MAX_BATCHES_OUT) free.push(batch.buffer as ArrayBuffer);
+          batch = undefined;
+          send(r, { id, drop: true });
+        },
+      };
+    },
+
+    async stop() {
+      const r = running;
+      if (!r) return;
+      end(r);
+      await r.worker.terminate();
+    },
+  };
+};
