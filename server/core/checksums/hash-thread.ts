@@ -32,8 +32,8 @@ export interface HashThread {
   stop(): Promise<void>;
 }
 
-export const BATCH_BYTES = 512 * 1024;
-export const MAX_BATCHES_OUT = 8;
+export const BATCH_BYTES = 1024 * 1024;
+export const MAX_BATCHES_OUT = 4;
 
 type ToThread = { id: number; data: ArrayBuffer; length: number } | { id: number; end: true } | { id: number; drop: true };
 type FromThread = { back: ArrayBuffer } | { id: number; hex: string };
