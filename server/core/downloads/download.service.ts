@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { findFileOfShare, findFilesOfShare, findShare, isComplete, type FileRecord } from '../shares/share.repository.js';
-import type { StoreRegistry } from '../stores/binary-store.js';
+import type { BinaryReader, BinaryStore, StoreRegistry } from '../stores/binary-store.js';
 import { uniqueEntryNames } from './zip-names.js';
 import { writeZip, type ZipEntry } from './zip-writer.js';
 
@@ -38,11 +38,18 @@ export interface DownloadService {
   zipEntries(shareId: string, selection: string[]): Promise<ZipEntry[]>;
   /** Bytes `[start, end)` of a file from its store. */
   read(file: FileRecord, start: number, end: number): Readable;
+  /** Positioned reads of a file, when its store offers them (`BinaryStore.openReader`); undefined otherwise. */
+  openReader(file: FileRecord): Promise<BinaryReader> | undefined;
   /** Streams the entries as a ZIP into `out` (see `writeZip`). */
   writeZip(entries: ZipEntry[], out: Writable): Promise<void>;
 }
 
 export const createDownloadService = (d: DownloadDeps): DownloadService => {
+  const storeOf = (file: FileRecord): BinaryStore => {
+    const store = d.stores.get(file.store);
+    if (!store) throw new AppError('internal', `The store '${file.store}' of a file is not enabled.`);
+    return store;
+  };
   const shareFile = async (shareId: string, shareFileId: string): Promise<FileRecord> => {
     const f = await findFileOfShare(d.db, shareId, shareFileId);
     if (!f) throw notFound('The file');
@@ -74,9 +81,10 @@ export const createDownloadService = (d: DownloadDeps): DownloadService => {
     },
     zipEntries,
     read(file, start, end) {
-      const store = d.stores.get(file.store);
-      if (!store) throw new AppError('internal', `The store '${file.store}' of a file is not enabled.`);
-      return store.read(file.ref, start, end);
+      return storeOf(file).read(file.ref, start, end);
+    },
+    openReader(file) {
+      return storeOf(file).openReader?.(file.ref);
     },
     writeZip: (entries, out) => writeZip(entries, d.stores, out),
   };

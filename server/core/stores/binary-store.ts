@@ -11,6 +11,13 @@ export interface BinaryRef {
   location: string;
 }
 
+/** Positioned reads of one binary into the caller's buffers: nothing is allocated per read. */
+export interface BinaryReader {
+  /** Reads up to `into.length` bytes from `position`; 0 at the end. */
+  read(into: Buffer, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 /** Names that help a person find a received file in a file-system store. */
 export interface NameHint {
   shareId: string;
@@ -44,6 +51,11 @@ export interface BinaryStore {
   append(ref: BinaryRef, offset: number, data: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number>;
   /** Bytes `[start, end)` as a stream (defaults: the whole binary). Never buffers the whole file. */
   read(ref: BinaryRef, start?: number, end?: number): Readable;
+  /**
+   * Opens the binary for positioned reads into the caller's buffers; offered
+   * by stores that read local files. Rejects when it cannot be read.
+   */
+  openReader?(ref: BinaryRef): Promise<BinaryReader>;
   /** Removes the binary; a missing binary is not an error. */
   delete(ref: BinaryRef): Promise<void>;
   /**

@@ -216,6 +216,17 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
       }
     },
 
+    async openReader(ref) {
+      const path = await locate(ref);
+      const fh = await open(path, O_RDONLY | O_NOFOLLOW).catch((e: unknown) => {
+        throw errno(e) === 'ELOOP' ? refuse(ref.location, 'a symbolic link') : e;
+      });
+      return {
+        read: async (into, position) => (await fh.read(into, 0, into.length, position)).bytesRead,
+        close: () => fh.close(),
+      };
+    },
+
     async delete(ref) {
       const { path, dirs } = resolveLocation(ref.location);
       await checkDirs(ref.location, dirs);

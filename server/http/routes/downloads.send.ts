@@ -14,6 +14,8 @@ import { fileSecurityHeaders, planFileResponse } from '../../core/downloads/file
 import { safeEntryName } from '../../core/downloads/zip-names.js';
 import type { ZipEntry } from '../../core/downloads/zip-writer.js';
 import type { FileRecord } from '../../core/shares/share.repository.js';
+import type { BinaryReader } from '../../core/stores/binary-store.js';
+import { pump } from '../pump.js';
 
 const isPrematureClose = (e: unknown): boolean => (e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE';
 
@@ -63,6 +65,19 @@ const stream = async (res: Response, open: () => Readable | Promise<void>, log: 
   }
 };
 
+/** `stream` with positioned reads: a binary that cannot be opened is answered with a status. */
+const pumpBody = async (res: Response, opening: Promise<BinaryReader>, start: number, end: number, log: Logger): Promise<void> => {
+  const reader = await opening;
+  try {
+    await pump(res, reader, start, end);
+  } catch (e) {
+    if (res.destroyed) return;
+    if (!res.headersSent) throw e;
+    log.warn('A download failed after it started', { error: String(e) });
+    res.destroy();
+  }
+};
+
 /** Answers a file request: 200, 206, 304 or 416 with the contract's headers; HEAD without a body. */
 export const sendFile = async (req: Request, res: Response, file: FileRecord, downloads: DownloadService, openRangeCap: number, log: Logger): Promise<void> => {
   const plan = planFileResponse(file, { range: req.get('range'), ifNoneMatch: req.get('if-none-match'), ifRange: req.get('if-range') }, openRangeCap);
@@ -76,7 +91,9 @@ export const sendFile = async (req: Request, res: Response, file: FileRecord, do
     res.end();
     return;
   }
-  await stream(res, () => downloads.read(file, body.start, body.end), log);
+  const reader = downloads.openReader(file);
+  if (reader) await pumpBody(res, reader, body.start, body.end, log);
+  else await stream(res, () => downloads.read(file, body.start, body.end), log);
 };
 
 /** Streams a ZIP named `<name>.zip` (always an attachment). */

@@ -107,6 +107,7 @@ describe('file-system store: locations and links', () => {
     await expect(store.create(randomId(), hint('a.txt', 'Evil'))).rejects.toThrow(/refuses/);
     const viaFolder = { fileId: randomId(), location: 'Evil/secret.txt' };
     await expect(readAll(store.read(viaFolder))).rejects.toThrow(/refuses/);
+    await expect(store.openReader!(viaFolder)).rejects.toThrow(/refuses/);
     await expect(store.append(viaFolder, 6, pieces(Buffer.from('!')), Infinity)).rejects.toThrow(/refuses/);
     await expect(store.delete(viaFolder)).rejects.toThrow(/refuses/);
 
@@ -117,6 +118,7 @@ describe('file-system store: locations and links', () => {
     await expect(store.size(viaFile)).rejects.toThrow(/refuses/);
     await expect(store.append(viaFile, 6, pieces(Buffer.from('!')), Infinity)).rejects.toThrow(/refuses/);
     await expect(readAll(store.read(viaFile))).rejects.toThrow();
+    await expect(store.openReader!(viaFile)).rejects.toThrow(/refuses/);
     // a new upload with that name gets another name instead of the link
     expect(await store.create(randomId(), hint('link.txt', 'Share'))).toBe('Share/link (1).txt');
 
