@@ -4,6 +4,7 @@ import { createServer, get, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BinaryReader } from '../../../server/core/stores/binary-store.js';
 import { createFileSystemStore } from '../../../server/core/stores/filesystem.store.js';
@@ -24,7 +25,7 @@ describe('pump: positioned reads from the file-system store into a response', ()
     dir = mkdtempSync(join(tmpdir(), 'pier-pump-'));
     const store = await createFileSystemStore({ id: 'files', directory: dir, cleanEmptyDirs: false });
     const location = await store.create('f1', { shareId: 's', shareName: 'folder', fileName: 'file.bin' });
-    await store.append({ fileId: 'f1', location }, 0, [bytes], bytes.length);
+    await store.append({ fileId: 'f1', location }, 0, Readable.from([bytes]), bytes.length);
     server = createServer((_req, res: ServerResponse) => {
       void (async () => {
         const reader = await store.openReader!({ fileId: 'f1', location });
