@@ -2387,7 +2387,8 @@ export interface paths {
          * @description Asks the daemon for one song of the album and looks next to it (configured names, `cover.jpg`
          *     first), in disc sub-folders and in the album folder above a disc folder, then for a picture
          *     embedded in the song. Without any, a placeholder image (distinct per album name). With `size=N`
-         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304.
+         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304; single
+         *     ranges → 206 (416 when not satisfiable), as for file downloads.
          *     A name (or a file path) with a line break, CR or NUL is refused with 400.
          */
         get: {
@@ -2412,6 +2413,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2422,12 +2432,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2497,6 +2518,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2507,12 +2537,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2588,7 +2629,8 @@ export interface paths {
          * @description Asks the daemon for one song of the album and looks next to it (configured names, `cover.jpg`
          *     first), in disc sub-folders and in the album folder above a disc folder, then for a picture
          *     embedded in the song. Without any, a placeholder image (distinct per album name). With `size=N`
-         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304.
+         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304; single
+         *     ranges → 206 (416 when not satisfiable), as for file downloads.
          *     A name (or a file path) with a line break, CR or NUL is refused with 400.
          */
         get: {
@@ -2616,6 +2658,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2626,12 +2677,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2705,6 +2767,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2715,12 +2786,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2818,6 +2900,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2828,12 +2919,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2895,6 +2997,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2905,12 +3016,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -3008,6 +3130,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -3018,12 +3149,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -3089,6 +3231,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -3099,12 +3250,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
