@@ -17,11 +17,14 @@ export const errorCodes = [
   'password-wrong', // share password wrong
   'not-found', // entity missing or not visible to the caller
   'conflict', // tus offset mismatch
+  'locked', // another request kept an upload's lock for the whole wait; the client may retry
   'too-large', // share size limit exceeded
+  'unsupported-type', // a request body of a type the route does not take (tus PATCH)
   'range-not-satisfiable',
   'domain-check', // database domain check hit
   'storage-full', // the disk or database holding the files has no space left
   'rate-limited',
+  'upgrade-required', // a WebSocket URL asked without the upgrade
   'unavailable', // a dependency (daemon, store) is unreachable
   'timeout', // a dependency did not answer in time
   'internal', // unexpected failure

@@ -5,12 +5,11 @@
  */
 import { createReadStream } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError, badRequest, notFound } from '../../common/errors.js';
+import { badRequest, notFound } from '../../common/errors.js';
 import type { Logger } from '../../common/log.js';
 import { ok } from '../../common/result.js';
 import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.service.js';
-import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
-import { DaemonError } from '../../player/protocol/connection.js';
+import { isSafeArgument, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { sendFile } from '../send-file.js';
 import { connectionId } from './player-access.js';
@@ -73,13 +72,6 @@ const send = (req: Request, res: Response, kind: AlbumFileKind, r: CoverResult, 
   );
 };
 
-/** A daemon failure during a lookup becomes 502 or 504 through the one error mapping. */
-const daemonFailure = (e: unknown): never => {
-  if (e instanceof DaemonError) throw new AppError(e.kind, e.message);
-  if (e instanceof UnsafeCommandError) throw badRequest('name', e.message);
-  throw e;
-};
-
 export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
   const covers = () => deps.player!.covers;
   const log = deps.log.child('covers');
@@ -88,13 +80,13 @@ export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
       const id = connectionId(deps, req.params);
       const name = daemonArgument('name', 'The album name', String(req.query['name'] ?? ''));
       const size = kind === 'cover' ? sizeParam(req) : undefined;
-      await send(req, res, kind, await covers().album(id, kind, name, size).catch(daemonFailure), log);
+      await send(req, res, kind, await covers().album(id, kind, name, size), log);
     };
     const file: RequestHandler = async (req, res) => {
       const id = connectionId(deps, req.params);
       const uri = daemonArgument('uri', 'The file path', String(req.params['uri'] ?? ''));
       const size = kind === 'cover' ? sizeParam(req) : undefined;
-      await send(req, res, kind, await covers().file(id, kind, uri, size).catch(daemonFailure), log);
+      await send(req, res, kind, await covers().file(id, kind, uri, size), log);
     };
     const clear: RequestHandler = (req, res) => {
       connectionId(deps, req.params);
