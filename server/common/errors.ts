@@ -37,7 +37,9 @@ export interface AppErrorOptions {
   field?: string;
   /** seconds until the client may retry, for `rate-limited` */
   retryAfterSeconds?: number;
-  /** extra response headers, e.g. `Tus-Max-Size` */
+  /** the bytes a share still has room for, for `too-large` */
+  room?: number;
+  /** extra response headers; only the HTTP layer sets them (e.g. `Content-Range` of a 416) */
   headers?: Record<string, string>;
   /** the answer's `code` when it says more than the error code (default: see `error-mapping.ts`) */
   reason?: ResultCode;
@@ -48,6 +50,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly room: number | undefined;
   readonly headers: Record<string, string>;
   readonly reason: ResultCode | undefined;
 
@@ -57,6 +60,7 @@ export class AppError extends Error {
     this.code = code;
     this.field = options.field;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.room = options.room;
     this.headers = options.headers ?? {};
     this.reason = options.reason;
   }

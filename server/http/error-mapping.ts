@@ -124,8 +124,8 @@ export interface Failure {
 
 /**
  * The status, headers and message answering `err`. A known error gets its
- * status and headers (`Retry-After`, `WWW-Authenticate`, its own such as
- * `Tus-Max-Size`), and is logged when it is the server's side (5xx); anything
+ * status and headers (`Retry-After`, `WWW-Authenticate`, the share's room as
+ * `Tus-Max-Size`, those the HTTP layer gave it), and is logged when it is the server's side (5xx); anything
  * else is a 500 with an error id that is also logged, under `what` with
  * `context`.
  */
@@ -136,6 +136,7 @@ export const failureOf = (err: unknown, log: Logger, context: Record<string, unk
     const headers = { ...known.headers };
     if (known.code === 'rate-limited' && known.retryAfterSeconds) headers['Retry-After'] = String(known.retryAfterSeconds);
     if (known.code === 'password-required') headers['WWW-Authenticate'] = 'Service realm="share"';
+    if (known.room !== undefined) headers['Tus-Max-Size'] = String(known.room);
     if (status >= 500) log.error(known.message, { ...context, code: known.code, cause: known.cause === undefined ? undefined : String(known.cause) });
     return { status, headers, message: known.message, known };
   }

@@ -118,8 +118,8 @@ describe('the error mapping', () => {
 
   it('gives every kind of answer the same status, headers and message', () => {
     logged.length = 0;
-    const tooMany = failureOf(new AppError('rate-limited', 'Slow down.', { retryAfterSeconds: 3, headers: { 'Tus-Max-Size': '10' } }), log, {});
-    expect(tooMany).toMatchObject({ status: 429, message: 'Slow down.', headers: { 'Retry-After': '3', 'Tus-Max-Size': '10' } });
+    const tooMany = failureOf(new AppError('rate-limited', 'Slow down.', { retryAfterSeconds: 3, room: 10, headers: { Upgrade: 'websocket' } }), log, {});
+    expect(tooMany).toMatchObject({ status: 429, message: 'Slow down.', headers: { 'Retry-After': '3', 'Tus-Max-Size': '10', Upgrade: 'websocket' } });
     expect(logged).toEqual([]);
     const full = failureOf(new AppError('storage-full', 'There is no space left on the server.'), log, { method: 'PATCH' });
     expect(full.status).toBe(507);
