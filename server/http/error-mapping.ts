@@ -125,9 +125,9 @@ export interface Failure {
 /**
  * The status, headers and message answering `err`. A known error gets its
  * status and headers (`Retry-After`, `WWW-Authenticate`, the share's room as
- * `Tus-Max-Size`, those the HTTP layer gave it), and is logged when it is the server's side (5xx); anything
- * else is a 500 with an error id that is also logged, under `what` with
- * `context`.
+ * `Tus-Max-Size`, those the HTTP layer gave it) and is logged when the
+ * failure is the server's (5xx); anything else is a 500 with an error id
+ * that is also logged, under `what` with `context`.
  */
 export const failureOf = (err: unknown, log: Logger, context: Record<string, unknown>, what = 'Unexpected error'): Failure => {
   const known = toKnownError(err);

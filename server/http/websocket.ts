@@ -5,11 +5,10 @@
  * 401/403 answer the upgrade). Sockets count against
  * `limits.websockets-per-user` (per account, per client address when
  * anonymous) and `limits.websockets` in all, so they stay below the daemon's
- * `max_connections`; beyond either the upgrade gets 429. Refusals take their
- * status from `error-mapping.ts`. Each socket gets its
- * own daemon connection in an idle loop (server/player/session.ts), whose
- * commands are checked against the caller's command class. Protocol:
- * docs/websocket.md.
+ * `max_connections`; beyond either the upgrade gets 429 (refusals take their
+ * status from `error-mapping.ts`). Each socket gets its own daemon
+ * connection in an idle loop (server/player/session.ts), whose commands are
+ * checked against the caller's command class. Protocol: docs/websocket.md.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

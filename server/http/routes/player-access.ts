@@ -21,9 +21,9 @@ type Check = { claims?: TokenClaims; refuse?: AppError };
 
 /**
  * Who may use the gateway: `refuse` is `unauthenticated` without a valid
- * token, `forbidden` for a non-admin when `admin`. With `open` nothing is refused; a valid token
- * still gives its claims (an admin stays an admin), any other caller is
- * anonymous, which counts as a user. Every call checks the token and reads
+ * token, `forbidden` for a non-admin when `admin`. With `open` nothing is
+ * refused; a valid token still gives its claims (an admin stays an admin),
+ * any other caller is anonymous, which counts as a user. Every call checks the token and reads
  * the account (`AuthService.authenticate`), so an ended session, a disabled
  * account or a demotion counts from the very next request.
  */
