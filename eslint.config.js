@@ -1,5 +1,5 @@
 // ESLint flat config: recommended rules for JS, TypeScript and Vue, plus the import
-// boundaries of STYLE.md (server/ is plain Node; server/core/ never sees HTTP; in the web
+// boundaries of STYLE.md (server/ is plain Node; only server/http/ sees HTTP; in the web
 // client, api/ knows no page and lib/ calls no API module).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
@@ -22,11 +22,24 @@ const serverForbidden = [
   },
 ];
 
-/** Import patterns additionally forbidden under server/core/. */
-const coreForbidden = [
+/**
+ * Import patterns additionally forbidden in the layers below server/http/ (core,
+ * player, common, config, db, logging): they never see HTTP, and only the
+ * composition root knows them all.
+ */
+const belowHttpForbidden = [
   {
     group: ['express', 'express/*', 'ws', 'ws/*', '@tus/server', '@tus/server/*'],
-    message: 'server/core/ never sees HTTP: express, ws and @tus/server belong in server/http/.',
+    message: 'Only server/http/ sees HTTP: express, ws and @tus/server belong there.',
+  },
+  {
+    // A relative path through a folder named http (server/http/); `./http.module.js` is a file.
+    regex: String.raw`^\.{1,2}/(?:[^/]+/)*http(?:/|$)`,
+    message: 'server/http/ depends on this layer, never the other way: raise an AppError and let http/error-mapping.ts answer it.',
+  },
+  {
+    regex: String.raw`^(?:\.\./)+app(?:\.[jt]s)?$`,
+    message: 'The composition root (server/app.ts) wires the layers; no layer imports it.',
   },
 ];
 
@@ -115,9 +128,9 @@ export default defineConfig([
 
   {
     // Replaces (does not merge with) the rule above, so it repeats the server patterns.
-    name: 'pier/boundaries/server-core',
-    files: ['server/core/**/*.{js,mjs,cjs,ts,mts,cts}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...serverForbidden, ...coreForbidden] }] },
+    name: 'pier/boundaries/server-below-http',
+    files: ['server/{core,player,common,config,db,logging}/**/*.{js,mjs,cjs,ts,mts,cts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...serverForbidden, ...belowHttpForbidden] }] },
   },
 
   {

@@ -17,11 +17,14 @@ export const errorCodes = [
   'password-wrong', // share password wrong
   'not-found', // entity missing or not visible to the caller
   'conflict', // tus offset mismatch
+  'locked', // another request kept an upload's lock for the whole wait; the client may retry
   'too-large', // share size limit exceeded
+  'unsupported-type', // a request body of a type the route does not take (tus PATCH)
   'range-not-satisfiable',
   'domain-check', // database domain check hit
   'storage-full', // the disk or database holding the files has no space left
   'rate-limited',
+  'upgrade-required', // a WebSocket URL asked without the upgrade
   'unavailable', // a dependency (daemon, store) is unreachable
   'timeout', // a dependency did not answer in time
   'internal', // unexpected failure
@@ -34,7 +37,9 @@ export interface AppErrorOptions {
   field?: string;
   /** seconds until the client may retry, for `rate-limited` */
   retryAfterSeconds?: number;
-  /** extra response headers, e.g. `Tus-Max-Size` */
+  /** the bytes a share still has room for, for `too-large` */
+  room?: number;
+  /** extra response headers; only the HTTP layer sets them (e.g. `Content-Range` of a 416) */
   headers?: Record<string, string>;
   /** the answer's `code` when it says more than the error code (default: see `error-mapping.ts`) */
   reason?: ResultCode;
@@ -45,6 +50,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly room: number | undefined;
   readonly headers: Record<string, string>;
   readonly reason: ResultCode | undefined;
 
@@ -54,6 +60,7 @@ export class AppError extends Error {
     this.code = code;
     this.field = options.field;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.room = options.room;
     this.headers = options.headers ?? {};
     this.reason = options.reason;
   }

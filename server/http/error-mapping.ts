@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ERRORS } from '@tus/utils';
 import type { ErrorRequestHandler } from 'express';
 import { AppError, type ErrorCode } from '../common/errors.js';
 import type { Logger } from '../common/log.js';
@@ -6,6 +7,7 @@ import type { BasicResult, ResultCode } from '../common/result.js';
 import { isStorageFull } from '../common/storage-full.js';
 import { isUnavailable } from '../common/unavailable.js';
 import { errorEnvelope } from '../player/answers/convert.js';
+import type { Outcome } from '../player/gateway.service.js';
 import { drain } from './drain.js';
 
 /** The one place where error codes become HTTP status codes. */
@@ -18,14 +20,20 @@ export const statusOf: Record<ErrorCode, number> = {
   'not-found': 404,
   conflict: 409,
   'too-large': 413,
+  'unsupported-type': 415,
   'range-not-satisfiable': 416,
   'domain-check': 422,
-  'storage-full': 507,
+  locked: 423,
+  'upgrade-required': 426,
   'rate-limited': 429,
+  'storage-full': 507,
   internal: 500,
   unavailable: 502,
   timeout: 504,
 };
+
+/** The status of a gateway command's outcome: the daemon's OK and ACK, else its error code's. */
+export const statusOfOutcome = (o: Outcome): number => (o === 'ok' ? 200 : o === 'ack' ? 400 : statusOf[o]);
 
 /** The `code` of an error's answer, unless the error names a more specific reason. */
 export const resultCodeOf: Record<ErrorCode, ResultCode> = {
@@ -36,11 +44,14 @@ export const resultCodeOf: Record<ErrorCode, ResultCode> = {
   'password-wrong': 'share.password-wrong',
   'not-found': 'error.not-found',
   conflict: 'error.conflict',
+  locked: 'error.locked',
   'too-large': 'error.too-large',
+  'unsupported-type': 'error.unsupported-type',
   'range-not-satisfiable': 'error.range-not-satisfiable',
   'domain-check': 'error.domain-check',
   'storage-full': 'error.storage-full',
   'rate-limited': 'error.rate-limited',
+  'upgrade-required': 'error.upgrade-required',
   internal: 'error.internal',
   unavailable: 'error.unavailable',
   timeout: 'error.timeout',
@@ -95,15 +106,49 @@ const fromBodyParser = (err: unknown): AppError | undefined => {
 /** The AppError an error stands for, when it is not an unexpected failure. */
 export const toKnownError = (err: unknown): AppError | undefined => {
   if (err instanceof AppError) return err;
+  if (err === ERRORS.ERR_LOCK_TIMEOUT) return new AppError('locked', 'The upload is locked by another request.');
   if (isStorageFull(err)) return new AppError('storage-full', 'There is no space left on the server.', { cause: err });
   if (isUnavailable(err)) return new AppError('unavailable', 'A service the server depends on (file store, database) is not reachable. Try again later.', { cause: err });
   return fromBodyParser(err);
 };
 
+/** A failure as every answer carries it: JSON, the gateway's envelope, tus text, a refused WebSocket upgrade. */
+export interface Failure {
+  status: number;
+  headers: Record<string, string>;
+  /** the text of the answer; never a stack trace */
+  message: string;
+  /** the known error, when it is one */
+  known: AppError | undefined;
+}
+
 /**
- * Express error handler: known errors become their status and a generic
- * result; anything else is a 500 with an error id that is also logged. Never
- * a stack trace in a response.
+ * The status, headers and message answering `err`. A known error gets its
+ * status and headers (`Retry-After`, `WWW-Authenticate`, the share's room as
+ * `Tus-Max-Size`, those the HTTP layer gave it) and is logged when the
+ * failure is the server's (5xx); anything else is a 500 with an error id
+ * that is also logged, under `what` with `context`.
+ */
+export const failureOf = (err: unknown, log: Logger, context: Record<string, unknown>, what = 'Unexpected error'): Failure => {
+  const known = toKnownError(err);
+  if (known) {
+    const status = statusOf[known.code];
+    const headers = { ...known.headers };
+    if (known.code === 'rate-limited' && known.retryAfterSeconds) headers['Retry-After'] = String(known.retryAfterSeconds);
+    if (known.code === 'password-required') headers['WWW-Authenticate'] = 'Service realm="share"';
+    if (known.room !== undefined) headers['Tus-Max-Size'] = String(known.room);
+    if (status >= 500) log.error(known.message, { ...context, code: known.code, cause: known.cause === undefined ? undefined : String(known.cause) });
+    return { status, headers, message: known.message, known };
+  }
+  const errorId = randomBytes(6).toString('hex');
+  const body = (err as { body?: unknown } | undefined)?.body;
+  log.error(what, { errorId, ...context, error: err instanceof Error ? { message: err.message, stack: err.stack } : String(body ?? err) });
+  return { status: 500, headers: {}, message: `An unexpected error occurred (error id ${errorId}).`, known: undefined };
+};
+
+/**
+ * Express error handler: a failure's status, headers and, as body, a generic
+ * result (the gateway's envelope below the gateway's paths).
  */
 export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, req, res, next) => {
   // A client still sending its body would see a reset instead of the answer.
@@ -113,24 +158,8 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => async (err, re
     res.destroy();
     return;
   }
-  const known = toKnownError(err);
-  if (known) {
-    const status = statusOf[known.code];
-    for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
-    if (known.code === 'rate-limited' && known.retryAfterSeconds) res.setHeader('Retry-After', String(known.retryAfterSeconds));
-    if (known.code === 'password-required') res.setHeader('WWW-Authenticate', 'Service realm="share"');
-    if (status >= 500) log.error(known.message, { path: req.path, code: known.code, cause: known.cause === undefined ? undefined : String(known.cause) });
-    res.status(status).json(isGatewayPath(req.path) ? errorEnvelope(known.message) : errorResult(known));
-    return;
-  }
-  const errorId = randomBytes(6).toString('hex');
-  log.error('Unexpected error', {
-    errorId,
-    method: req.method,
-    path: req.path,
-    error: err instanceof Error ? { message: err.message, stack: err.stack } : String(err),
-  });
-  const message = `An unexpected error occurred (error id ${errorId}).`;
-  res.status(500).json(isGatewayPath(req.path) ? errorEnvelope(message) : internalErrorResult(message));
+  const f = failureOf(err, log, { method: req.method, path: req.path });
+  for (const [k, v] of Object.entries(f.headers)) res.setHeader(k, v);
+  res.status(f.status).json(isGatewayPath(req.path) ? errorEnvelope(f.message) : f.known ? errorResult(f.known) : internalErrorResult(f.message));
   void next;
 };

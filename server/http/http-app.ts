@@ -89,7 +89,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     res.redirect(303, '/app');
   });
   app.use('/app', webAppRouter(deps.config, deps.links, (pid) => deps.shares.linkPreview(pid)));
-  app.use('/custom', customRouter(deps.config.customContent));
+  app.use('/custom', customRouter(deps.config.customContent, deps.log.child('custom')));
 
   app.use((_req, _res, next) => {
     next(notFound('The requested resource'));

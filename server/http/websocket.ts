@@ -5,10 +5,10 @@
  * 401/403 answer the upgrade). Sockets count against
  * `limits.websockets-per-user` (per account, per client address when
  * anonymous) and `limits.websockets` in all, so they stay below the daemon's
- * `max_connections`; beyond either the upgrade gets 429. Each socket gets its
- * own daemon connection in an idle loop (server/player/session.ts), whose
- * commands are checked against the caller's command class. Protocol:
- * docs/websocket.md.
+ * `max_connections`; beyond either the upgrade gets 429 (refusals take their
+ * status from `error-mapping.ts`). Each socket gets its own daemon
+ * connection in an idle loop (server/player/session.ts), whose commands are
+ * checked against the caller's command class. Protocol: docs/websocket.md.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -21,8 +21,8 @@ import type { PlayerSession, SessionAccess } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
 import { requestToken } from './request-context.js';
 import { playerAccessCheck, playerCaller } from './routes/player-access.js';
-import { internalErrorResult, statusOf } from './error-mapping.js';
-import { forbidden, notFound, unauthenticated } from '../common/errors.js';
+import { failureOf, type Failure } from './error-mapping.js';
+import { AppError, forbidden, notFound } from '../common/errors.js';
 import { crossOriginWithCookie } from './zones.js';
 
 export interface PlayerSockets {
@@ -42,11 +42,12 @@ const reasonText = (reason: string): string => {
   return r;
 };
 
-/** Answers the upgrade request with `status` and an `Error` envelope of `message`, and closes. */
-const refuse = (socket: Duplex, status: number, message: string): void => {
-  const text = JSON.stringify(errorEnvelope(message));
+/** Answers the upgrade request with the status and headers of the error mapping and an `Error` envelope, and closes. */
+const refuse = (socket: Duplex, f: Failure): void => {
+  const text = JSON.stringify(errorEnvelope(f.message));
+  const headers = Object.entries(f.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
+    `HTTP/1.1 ${f.status} ${STATUS_CODES[f.status] ?? ''}\r\nConnection: close\r\n${headers}` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
 };
@@ -148,10 +149,13 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
     });
   };
 
+  /** Refuses the upgrade with the answer of the one error mapping. */
+  const fail = (req: IncomingMessage, socket: Duplex, e: unknown, what?: string): void => refuse(socket, failureOf(e, log, { path: req.url }, what));
+
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const m = pathPattern.exec(req.url ?? '');
     if (!m) {
-      refuse(socket, 404, notFound('The requested resource').message);
+      fail(req, socket, notFound());
       return;
     }
     const gateway = deps.player?.gateway;
@@ -162,27 +166,27 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       id = '';
     }
     if (!deps.config.player.enabled || !gateway || !gateway.has(id)) {
-      refuse(socket, 404, notFound(`The player connection '${id}'`).message);
+      fail(req, socket, notFound(`The player connection '${id}'`));
       return;
     }
     const token = requestToken(req);
     const open = deps.config.player.access === 'open';
-    const { claims: checked, refuse: status } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
-    if (status === 401) {
-      refuse(socket, 401, unauthenticated().message);
+    const { claims: checked, refuse: refused } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
+    if (refused?.code === 'unauthenticated') {
+      fail(req, socket, refused);
       return;
     }
     // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
     const foreignCookie = crossOriginWithCookie(req, deps.links);
-    if (status === 403 || (!open && foreignCookie)) {
-      refuse(socket, 403, forbidden().message);
+    if (refused || (!open && foreignCookie)) {
+      fail(req, socket, forbidden());
       return;
     }
     // With open access a foreign page still gets in, but as an anonymous user, never with the visitor's account.
     const claims = foreignCookie ? undefined : checked;
     const place = places.take(claims ? `account:${claims.accountId}` : `address:${deps.origin.clientAddress(req)}`);
     if ('refused' in place) {
-      refuse(socket, 429, place.refused);
+      fail(req, socket, new AppError('rate-limited', place.refused));
       return;
     }
     // Access is checked again before every command: a revoked session, a disabled account or a demotion counts at once.
@@ -224,8 +228,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       );
     } catch (e) {
       if (!(e instanceof DaemonError)) throw e;
-      log.warn('Player WebSocket refused: daemon not available', { connection: id, error: e.message });
-      refuse(socket, statusOf[e.kind], e.message);
+      fail(req, socket, e);
       return false;
     }
     if (socket.destroyed) {
@@ -254,8 +257,8 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
     upgrade(req, socket, head) {
       socket.on('error', () => socket.destroy());
       handle(req, socket, head).catch((e: unknown) => {
-        log.error('Player WebSocket upgrade failed', { error: String(e) });
-        if (!socket.destroyed) refuse(socket, 500, internalErrorResult().message);
+        if (!socket.destroyed) fail(req, socket, e, 'Player WebSocket upgrade failed');
+        else log.error('Player WebSocket upgrade failed', { error: String(e) });
       });
     },
     close() {

@@ -1,7 +1,7 @@
 /**
  * The music gateway: one bounded connection pool per configured daemon,
  * commands passed through unchanged and answered with typed envelopes.
- * Knows nothing of HTTP; the routes map `outcome` to a status code.
+ * Knows nothing of HTTP; `http/error-mapping.ts` maps `outcome` to a status code.
  */
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';

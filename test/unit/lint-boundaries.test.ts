@@ -84,6 +84,38 @@ describe('server/core/ import boundaries', () => {
   );
 });
 
+// server/core/ could import the HTTP layer by a relative path (`../../http/...`), and
+// server/player/, common/, config/ and db/ could import express and the HTTP layer: only
+// the package names were refused, and only under core/.
+describe('the layers below server/http/', () => {
+  it.each([
+    ['server/core/shares/boundary-probe.ts', '../../http/error-mapping.js'],
+    ['server/core/shares/boundary-probe.ts', '../../http/routes/downloads.send.js'],
+    ['server/core/boundary-probe.ts', '../http/send-file.js'],
+    ['server/core/shares/boundary-probe.ts', '../../app.js'],
+    ['server/player/boundary-probe.ts', '../http/error-mapping.js'],
+    ['server/player/protocol/boundary-probe.ts', '../../http/websocket.js'],
+    ['server/player/boundary-probe.ts', 'express'],
+    ['server/player/boundary-probe.ts', 'ws'],
+    ['server/common/boundary-probe.ts', '../http/error-mapping.js'],
+    ['server/common/boundary-probe.ts', 'express'],
+    ['server/config/boundary-probe.ts', '../http/zones.js'],
+    ['server/db/boundary-probe.ts', '@tus/server'],
+  ])('%s reports %s', async (file, specifier) => {
+    expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([1]);
+  });
+
+  it.each([
+    ['server/core/auth/login-modules/boundary-probe.ts', './http.module.js'],
+    ['server/core/uploads/boundary-probe.ts', 'node:http'],
+    ['server/player/boundary-probe.ts', '../common/errors.js'],
+    ['server/player/covers/boundary-probe.ts', '../files/safe-path.js'],
+    ['server/common/boundary-probe.ts', './result.js'],
+  ])('%s allows %s', async (file, specifier) => {
+    expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([]);
+  });
+});
+
 describe('outside server/', () => {
   it('allows main/ to import electron and server/', async () => {
     const code = importLine('electron', 0) + importLine('../server/index.js', 1);

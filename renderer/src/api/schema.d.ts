@@ -2387,7 +2387,8 @@ export interface paths {
          * @description Asks the daemon for one song of the album and looks next to it (configured names, `cover.jpg`
          *     first), in disc sub-folders and in the album folder above a disc folder, then for a picture
          *     embedded in the song. Without any, a placeholder image (distinct per album name). With `size=N`
-         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304.
+         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304; single
+         *     ranges → 206 (416 when not satisfiable), as for file downloads.
          *     A name (or a file path) with a line break, CR or NUL is refused with 400.
          */
         get: {
@@ -2412,6 +2413,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2422,12 +2432,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2497,6 +2518,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2507,12 +2537,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2588,7 +2629,8 @@ export interface paths {
          * @description Asks the daemon for one song of the album and looks next to it (configured names, `cover.jpg`
          *     first), in disc sub-folders and in the album folder above a disc folder, then for a picture
          *     embedded in the song. Without any, a placeholder image (distinct per album name). With `size=N`
-         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304.
+         *     a larger cover is centre-cropped to an N×N JPEG thumbnail. `ETag`/`If-None-Match` → 304; single
+         *     ranges → 206 (416 when not satisfiable), as for file downloads.
          *     A name (or a file path) with a line break, CR or NUL is refused with 400.
          */
         get: {
@@ -2616,6 +2658,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2626,12 +2677,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2705,6 +2767,15 @@ export interface paths {
                         "image/*": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2715,12 +2786,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no such connection, or the path is not inside the music directory */
+                /** @description no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2818,6 +2900,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2828,12 +2919,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -2895,6 +2997,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -2905,12 +3016,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -3008,6 +3130,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -3018,12 +3149,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -3089,6 +3231,15 @@ export interface paths {
                         "application/pdf": string;
                     };
                 };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description not modified */
                 304: {
                     headers: {
@@ -3099,12 +3250,23 @@ export interface paths {
                 400: components["responses"]["PlayerBadRequest"];
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
-                /** @description no booklet, no such connection, or the path is not inside the music directory */
+                /** @description no booklet, no such connection, or the path is not inside the music directory (`type: Error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
                 };
                 /** @description the daemon is not reachable */
                 502: {
@@ -3530,7 +3692,7 @@ export interface components {
          * @description The outcome as a stable machine code (e.g. `share.published`, `share.password-wrong`, `auth.failed`, `error.not-found`), for clients that show it in the user's language; `message` says it in English. Errors without a more specific code are `error.<kind>` (`error.bad-request`, `error.forbidden`, `error.not-found`, `error.too-large`, `error.rate-limited`, `error.internal`, ...).
          * @enum {string}
          */
-        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.too-large" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared";
+        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared";
         BasicResult: {
             success: boolean;
             message: string;

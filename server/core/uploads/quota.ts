@@ -17,11 +17,9 @@ import { insertFile, setLength, shareSize, shareUsage, type NewFile } from './fi
 
 type Db = Kysely<Database>;
 
-/** The failure of a reservation: 413, with the bytes that are still free as `Tus-Max-Size`. */
+/** The failure of a reservation, with the bytes that are still free. */
 export const quotaExceeded = (maxSize: number, remaining: number): AppError =>
-  new AppError('too-large', `Maximum size (${formatSize(maxSize)}) exceeded`, {
-    headers: { 'Tus-Max-Size': String(Math.max(0, remaining)) },
-  });
+  new AppError('too-large', `Maximum size (${formatSize(maxSize)}) exceeded`, { room: Math.max(0, remaining) });
 
 /** The size limit of a share that came through an upload link with limit `linkMax` (none: null). */
 export const linkLimit = (linkMax: number | null | undefined, maxSize: number): number => (linkMax == null ? maxSize : Math.min(maxSize, linkMax));

@@ -44,7 +44,7 @@ export interface TusUploads {
   /**
    * Creates the file in a share the request passed `requireAccess` for;
    * `bad-request` for a name or type with control characters or a type that
-   * is no MIME type, `too-large` (with `Tus-Max-Size`) when the share lacks room.
+   * is no MIME type, `too-large` (with the room left) when the share lacks room.
    */
   create(shareId: string, info: TusFileInfo): Promise<void>;
   /** The bytes the share still takes (`max-size` less what its files hold or reserved), at least 0. */

@@ -1,16 +1,17 @@
 /**
  * Covers and booklets: `/api/v1/{cover|booklet}[/<id>]/album?name=`,
  * `.../file/<path in the music directory>`, `POST .../clearcache`. Files are
- * streamed with `ETag`/`If-None-Match` and `Cache-Control`.
+ * sent by `send-file.ts`.
  */
 import { createReadStream } from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError, badRequest } from '../../common/errors.js';
+import { badRequest, notFound } from '../../common/errors.js';
+import type { Logger } from '../../common/log.js';
 import { ok } from '../../common/result.js';
 import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.service.js';
-import { isSafeArgument, UnsafeCommandError, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
-import { DaemonError } from '../../player/protocol/connection.js';
+import { isSafeArgument, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
+import { sendFile } from '../send-file.js';
 import { connectionId } from './player-access.js';
 
 const filePathPattern = /^\/api\/v1\/(cover|booklet)\/(?:file|[^/]+\/file)\/(.*)$/;
@@ -50,64 +51,42 @@ const daemonArgument = (field: string, label: string, value: string): string => 
   return value;
 };
 
-const contentDisposition = (filename: string): string => {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-};
-
-const send = (req: Request, res: Response, r: CoverResult, next: (e?: unknown) => void): void => {
-  if (r.kind === 'not-found') {
-    res.status(404).end();
-    return;
-  }
-  res.setHeader('ETag', r.etag);
-  res.setHeader('Cache-Control', 'private, max-age=3600');
-  const inm = req.get('if-none-match');
-  if (inm && inm.split(',').some((t) => t.trim() === r.etag || t.trim() === '*')) {
-    res.status(304).end();
-    return;
-  }
-  res.setHeader('Content-Type', r.contentType);
-  res.setHeader('Content-Disposition', contentDisposition(r.filename));
-  if (r.kind === 'bytes') {
-    res.setHeader('Content-Length', String(r.data.length));
-    res.end(req.method === 'HEAD' ? undefined : r.data);
-    return;
-  }
-  res.setHeader('Content-Length', String(r.size));
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  const stream = createReadStream(r.path);
-  stream.on('error', (e) => {
-    if (res.headersSent) res.destroy(e);
-    else next(e);
-  });
-  stream.pipe(res);
-};
-
-/** A daemon failure during a lookup becomes 502 or 504 through the one error mapping. */
-const daemonFailure = (e: unknown): never => {
-  if (e instanceof DaemonError) throw new AppError(e.kind, e.message);
-  if (e instanceof UnsafeCommandError) throw badRequest('name', e.message);
-  throw e;
+/**
+ * A cover or booklet: inline, cacheable for an hour (the entity tag changes
+ * with the file); ranges too, so a PDF viewer can seek in a booklet.
+ */
+const send = (req: Request, res: Response, kind: AlbumFileKind, r: CoverResult, log: Logger): Promise<void> => {
+  if (r.kind === 'not-found') throw notFound(kind === 'cover' ? 'The cover' : 'The booklet');
+  return sendFile(
+    req,
+    res,
+    {
+      size: r.kind === 'bytes' ? r.data.length : r.size,
+      type: r.contentType,
+      etag: r.etag,
+      disposition: { type: 'inline', name: r.filename },
+      cacheControl: 'private, max-age=3600',
+      open: (start, end) => (r.kind === 'bytes' ? r.data.subarray(start, end) : createReadStream(r.path, { start, end: end - 1 })),
+    },
+    log,
+  );
 };
 
 export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
   const covers = () => deps.player!.covers;
+  const log = deps.log.child('covers');
   for (const kind of ['cover', 'booklet'] as AlbumFileKind[]) {
-    const album: RequestHandler = async (req, res, next) => {
+    const album: RequestHandler = async (req, res) => {
       const id = connectionId(deps, req.params);
       const name = daemonArgument('name', 'The album name', String(req.query['name'] ?? ''));
       const size = kind === 'cover' ? sizeParam(req) : undefined;
-      send(req, res, await covers().album(id, kind, name, size).catch(daemonFailure), next);
+      await send(req, res, kind, await covers().album(id, kind, name, size), log);
     };
-    const file: RequestHandler = async (req, res, next) => {
+    const file: RequestHandler = async (req, res) => {
       const id = connectionId(deps, req.params);
       const uri = daemonArgument('uri', 'The file path', String(req.params['uri'] ?? ''));
       const size = kind === 'cover' ? sizeParam(req) : undefined;
-      send(req, res, await covers().file(id, kind, uri, size).catch(daemonFailure), next);
+      await send(req, res, kind, await covers().file(id, kind, uri, size), log);
     };
     const clear: RequestHandler = (req, res) => {
       connectionId(deps, req.params);

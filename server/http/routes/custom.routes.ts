@@ -2,15 +2,18 @@
  * `/custom/<path>`: static files from `custom-content.directory` (`/custom/`
  * and folders answer their `index.html`). 404 when disabled, missing, or
  * when the path leads outside the directory (`..`, encoded or not, or a
- * symbolic link).
+ * symbolic link). Files are sent by `send-file.ts`, never cached without
+ * asking again (`no-cache`).
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import express, { type Router } from 'express';
+import type { Logger } from '../../common/log.js';
 import type { Config } from '../../config/types.js';
 import { checkInside, resolveInside } from '../../player/files/safe-path.js';
 import { etagOf } from '../../player/covers/placeholder.js';
+import { sendFile } from '../send-file.js';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -35,7 +38,7 @@ const types: Record<string, string> = {
   '.ogg': 'audio/ogg',
 };
 
-export const customRouter = (config: Config['customContent']): Router => {
+export const customRouter = (config: Config['customContent'], log: Logger): Router => {
   const r = express.Router();
   r.get('/{*rest}', async (req, res, next) => {
     if (!config.enabled || !config.directory) return next();
@@ -48,25 +51,21 @@ export const customRouter = (config: Config['customContent']): Router => {
     let found = await resolveInside(config.directory, relative);
     if (found?.stats.isDirectory()) found = await checkInside(config.directory, join(found.path, 'index.html'));
     if (!found?.stats.isFile()) return next();
-    const etag = etagOf(`${found.path}\0${found.stats.size}\0${found.stats.mtimeMs}`);
-    res.setHeader('ETag', etag);
-    res.setHeader('Cache-Control', 'no-cache');
-    if (req.get('if-none-match') === etag) {
-      res.status(304).end();
-      return;
-    }
-    res.setHeader('Content-Type', types[extname(found.path).toLowerCase()] ?? 'application/octet-stream');
-    res.setHeader('Content-Length', String(found.stats.size));
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    // the file may have been replaced since: stream what is there now, never follow a new link out
-    const again = await stat(found.path).catch(() => undefined);
-    if (!again?.isFile()) return next();
-    const stream = createReadStream(found.path);
-    stream.on('error', (e) => (res.headersSent ? res.destroy(e) : next(e)));
-    stream.pipe(res);
+    const path = found.path;
+    // the file may have been replaced since it was resolved: never follow a new link out
+    if (!(await lstat(path).catch(() => undefined))?.isFile()) return next();
+    await sendFile(
+      req,
+      res,
+      {
+        size: found.stats.size,
+        type: types[extname(path).toLowerCase()] ?? 'application/octet-stream',
+        etag: etagOf(`${path}\0${found.stats.size}\0${found.stats.mtimeMs}`),
+        cacheControl: 'no-cache',
+        open: (start, end) => createReadStream(path, { start, end: end - 1 }),
+      },
+      log,
+    );
   });
   return r;
 };

@@ -3,7 +3,7 @@ import type { PublicAccess } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
 import { userAccessor } from '../request-context.js';
 import { publicCredentials, setShareCookie } from './open-shares.context.js';
-import { fileSelection, sendFile, sendZip, setFileSecurityHeaders } from './downloads.send.js';
+import { fileSelection, sendStoredFile, sendZip, setFileSecurityHeaders } from './downloads.send.js';
 
 const param = (req: Request, name: string): string => String(req.params[name]);
 
@@ -18,7 +18,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
 
   const ownerFile: RequestHandler = async (req, res) => {
     const file = await downloads.ownerFile(userAccessor(res), param(req, 'id'), param(req, 'fid'));
-    await sendFile(req, res, file, downloads, chunk, dlog);
+    await sendStoredFile(req, res, file, downloads, chunk, dlog);
   };
   api.route('get', '/api/v2/sec/share/{id}/file/{fid}', secured, ownerFile);
   api.route('head', '/api/v2/sec/share/{id}/file/{fid}', secured, ownerFile);
@@ -44,7 +44,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
   const publicFile: RequestHandler = async (req, res) => {
     const access = await openBytes(req, res);
     const file = await downloads.shareFile(access.share.id, param(req, 'fid'));
-    await sendFile(req, res, file, downloads, chunk, dlog);
+    await sendStoredFile(req, res, file, downloads, chunk, dlog);
   };
   api.route('get', '/api/v2/open/share/{pid}/file/{fid}', secured, publicFile);
   api.route('head', '/api/v2/open/share/{pid}/file/{fid}', secured, publicFile);

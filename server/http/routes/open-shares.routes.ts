@@ -1,3 +1,4 @@
+import { AppError } from '../../common/errors.js';
 import { ShareUnavailable } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
 import { publicCredentials, setShareCookie } from './open-shares.context.js';
@@ -18,8 +19,7 @@ export const openShareRoutes: RouteModule = (api, { shares, origin, auth, links 
       setShareCookie(res, pid, view.cookie, base.startsWith('https:'));
       res.json(view.detail);
     } catch (e) {
-      if (!(e instanceof ShareUnavailable)) throw e;
-      res.status(404).json({ success: false, message: e.message, code: e.why });
+      throw e instanceof ShareUnavailable ? new AppError('not-found', e.message, { reason: e.why }) : e;
     }
   });
 };

@@ -4,26 +4,26 @@
  * account, `admin` an admin account. Also refuses paths that do not decode.
  */
 import type { RequestHandler, Response } from 'express';
-import { badRequest, forbidden, notFound, unauthenticated } from '../../common/errors.js';
+import { badRequest, forbidden, notFound, unauthenticated, type AppError } from '../../common/errors.js';
 import type { PlayerAccess } from '../../config/types.js';
 import type { AuthService } from '../../core/auth/auth.service.js';
 import type { TokenClaims } from '../../core/auth/token.js';
 import type { Envelope } from '../../player/answers/convert.js';
 import type { Outcome, PlayerCaller } from '../../player/gateway.service.js';
-import { statusOf } from '../error-mapping.js';
+import { statusOfOutcome } from '../error-mapping.js';
 import type { HttpDeps } from '../http-deps.js';
 import { requestToken } from '../request-context.js';
 
 /** The URL prefixes of the gateway. */
 export const playerPrefixes = ['/api/v1/player', '/api/v1/playerspecial', '/api/v1/cover', '/api/v1/booklet', '/api/v1/info'];
 
-type Check = { claims?: TokenClaims; refuse?: 401 | 403 };
+type Check = { claims?: TokenClaims; refuse?: AppError };
 
 /**
- * Who may use the gateway: `refuse` is 401 without a valid token, 403 for a
- * non-admin when `admin`. With `open` nothing is refused; a valid token
- * still gives its claims (an admin stays an admin), any other caller is
- * anonymous, which counts as a user. Every call checks the token and reads
+ * Who may use the gateway: `refuse` is `unauthenticated` without a valid
+ * token, `forbidden` for a non-admin when `admin`. With `open` nothing is
+ * refused; a valid token still gives its claims (an admin stays an admin),
+ * any other caller is anonymous, which counts as a user. Every call checks the token and reads
  * the account (`AuthService.authenticate`), so an ended session, a disabled
  * account or a demotion counts from the very next request.
  */
@@ -31,8 +31,8 @@ export const playerAccessCheck = async (auth: AuthService, access: PlayerAccess,
   if (access === 'open' && !token) return {};
   const claims = await auth.authenticate(token);
   if (access === 'open') return claims ? { claims } : {};
-  if (!claims) return { refuse: 401 };
-  return access === 'admin' && !claims.admin ? { refuse: 403 } : { claims };
+  if (!claims) return { refuse: unauthenticated() };
+  return access === 'admin' && !claims.admin ? { refuse: forbidden('The music player needs an admin account.') } : { claims };
 };
 
 /** The caller of a gateway route, as the command classes see it: only an admin account is an admin. */
@@ -51,14 +51,10 @@ export const playerZone =
       throw badRequest('path', 'The path is not valid percent-encoded UTF-8.');
     }
     const { claims, refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, requestToken(req));
-    if (refuse === 401) throw unauthenticated();
-    if (refuse === 403) throw forbidden('The music player needs an admin account.');
+    if (refuse) throw refuse;
     if (claims) res.locals['caller'] = claims;
     next();
   };
-
-/** HTTP status of a gateway outcome; failures use the one mapping of error codes. */
-const statusOfOutcome = (o: Outcome): number => (o === 'ok' ? 200 : o === 'ack' ? 400 : statusOf[o]);
 
 export const sendEnvelope = (res: Response, outcome: Outcome, body: Envelope): void => {
   res.status(statusOfOutcome(outcome)).json(body);

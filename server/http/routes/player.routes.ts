@@ -5,8 +5,7 @@
  * without an upgrade it answers 426.
  */
 import type { Request, Response } from 'express';
-import { badRequest } from '../../common/errors.js';
-import { errorEnvelope } from '../../player/answers/convert.js';
+import { AppError, badRequest } from '../../common/errors.js';
 import { playerCommandOf } from '../../player/commands.js';
 import { countCommand, listCommand, playlistinfoCommand, searchCommand, type Built, type Query } from '../../player/special.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
@@ -22,10 +21,9 @@ export const playerRoutes: RouteModule = (api, deps) => {
     const { outcome, body: envelope } = await gateway(deps).execute(id, command, routeCaller(res));
     sendEnvelope(res, outcome, envelope);
   };
-  const upgradeRequired = (req: Request, res: Response) => {
+  const upgradeRequired = (req: Request) => {
     connectionId(deps, req.params);
-    res.status(426).setHeader('Upgrade', 'websocket');
-    res.json(errorEnvelope('This URL is the player WebSocket; send the command with POST or open a WebSocket.'));
+    throw new AppError('upgrade-required', 'This URL is the player WebSocket; send the command with POST or open a WebSocket.', { headers: { Upgrade: 'websocket' } });
   };
   for (const path of ['/api/v1/player', '/api/v1/player/{id}']) {
     api.route('post', path, command);
@@ -35,10 +33,7 @@ export const playerRoutes: RouteModule = (api, deps) => {
   const special = (build: (q: Query) => Built) => async (req: Request, res: Response) => {
     const id = connectionId(deps, req.params);
     const built = build(req.query as Query);
-    if (!built.ok) {
-      sendEnvelope(res, 'bad-request', errorEnvelope(built.message));
-      return;
-    }
+    if (!built.ok) throw badRequest('query', built.message);
     const { outcome, body } = await gateway(deps).execute(id, built.command, routeCaller(res));
     sendEnvelope(res, outcome, body);
   };

@@ -10,28 +10,27 @@
  * `Service-File-Length` → `Upload-Length`; a missing `Tus-Resumable` is
  * taken as 1.0.0 (plain curl clients do not send it); a POST to an
  * upload appends like PATCH (`X-HTTP-Method-Override: PATCH`, or a plain
- * POST); OPTIONS and HEAD announce the share's room as `Tus-Max-Size`. Errors of the core
- * (`AppError`) get the status of `error-mapping.ts` and their headers
- * (`Tus-Max-Size`), with the message as text body.
+ * POST); OPTIONS and HEAD announce the share's room as `Tus-Max-Size`. Every
+ * failure gets the status and headers of `error-mapping.ts` (`failureOf`),
+ * with the message as text body.
  *
  * Every request acts on exactly the share and file of the checked route: the
  * tus server gets its upload id (`uploadKey(shareId, fid)`) from the route's
  * parameters, never from the URL (whose last segment may be in the query),
  * and the data store acts only on a file of that share.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server, type ServerOptions } from '@tus/server';
-import { ERRORS, Metadata, type Locker } from '@tus/utils';
+import { Metadata, type Locker } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
-import { badRequest } from '../../common/errors.js';
+import { AppError, badRequest, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import type { Accessor } from '../../core/shares/accessor.js';
 import { decodeHeaderName } from '../../core/uploads/file-name.js';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
 import { drain } from '../drain.js';
-import { statusOf, toKnownError } from '../error-mapping.js';
+import { failureOf, toKnownError } from '../error-mapping.js';
 import { PierDataStore, uploadKey } from './pier-datastore.js';
 
 export type AccessorResolver = (req: Request, res: Response) => Accessor | Promise<Accessor>;
@@ -73,6 +72,9 @@ export interface TusMount {
   log: Logger;
 }
 
+/** More bytes than the upload's declared length. */
+const beyondLength = (): AppError => new AppError('too-large', 'The body goes beyond the declared upload length.');
+
 /**
  * `bad-request` for a creation that asks for a tus extension Pier does not
  * offer (the tus server would answer 501): the length is known when an
@@ -85,29 +87,28 @@ const refuseUnofferedExtensions = (req: IncomingMessage): void => {
   if (req.headers['upload-concat'] !== undefined) throw badRequest('Upload-Concat', 'Concatenating uploads is not supported.');
 };
 
-/** The status and text body of a failed tus request (also for errors not raised by the core). */
+/**
+ * The status and text body of a failed tus request, from the one error
+ * mapping; the error's headers (`Tus-Max-Size`) are set on `res`. Undefined
+ * for the tus server's own refusals (4xx), which it answers itself.
+ */
 const errorAnswer = (err: unknown, res: ServerResponse, log: Logger, method: string): { status_code: number; body: string } | undefined => {
-  // another request or server kept writing the upload for the whole lock wait: the client may retry
-  if (err === ERRORS.ERR_LOCK_TIMEOUT) return { status_code: 423, body: 'The upload is locked by another request.\n' };
-  const known = toKnownError(err);
-  if (known) {
-    for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
-    return { status_code: statusOf[known.code], body: `${known.message}\n` };
-  }
-  const e = err as { status_code?: unknown; body?: unknown };
-  if (typeof e.status_code === 'number' && e.status_code < 500) return undefined;
-  const errorId = randomBytes(6).toString('hex');
-  log.error('Unexpected tus error', {
-    errorId,
-    method,
-    error: err instanceof Error ? { message: err.message, stack: err.stack } : String(e.body),
-  });
-  return { status_code: 500, body: `An unexpected error occurred (error id ${errorId}).\n` };
+  const own = (err as { status_code?: unknown }).status_code;
+  if (!toKnownError(err) && typeof own === 'number' && own < 500) return undefined;
+  const f = failureOf(err, log, { method }, 'Unexpected tus error');
+  for (const [k, v] of Object.entries(f.headers)) res.setHeader(k, v);
+  return { status_code: f.status, body: `${f.message}\n` };
 };
 
 /** A tus answer with a text body (none once the head is sent). */
 const answer = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
   if (!res.headersSent) res.writeHead(status, { 'Tus-Resumable': '1.0.0', 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(body);
+};
+
+/** Answers a failed tus request that Pier handles itself; an error the mapping leaves to the tus server was the request's. */
+const fail = (res: ServerResponse, err: unknown, log: Logger, method: string): void => {
+  const failure = errorAnswer(err, res, log, method);
+  answer(res, failure?.status_code ?? 400, failure?.body ?? 'The request could not be read.\n');
 };
 
 /** A non-negative safe integer written plainly (no sign, exponent or leading zeros). */
@@ -186,12 +187,12 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
    * equal to the stored offset (409), nothing beyond the declared length (413).
    */
   const patch = async (req: IncomingMessage, res: ServerResponse, shareId: string, fid: string, plainPost: boolean): Promise<void> => {
-    const text = (status: number, body: string, headers?: Record<string, string>) => answer(res, status, body, headers);
+    const refuse = (e: AppError) => fail(res, e, mount.log, 'PATCH');
     if (!plainPost && req.headers['content-type'] !== 'application/offset+octet-stream') {
-      return text(415, 'Content-Type must be application/offset+octet-stream.\n');
+      return refuse(new AppError('unsupported-type', 'Content-Type must be application/offset+octet-stream.'));
     }
     const offsetHeader = req.headers['upload-offset'] ?? (plainPost ? '0' : undefined);
-    if (typeof offsetHeader !== 'string' || !isCount(offsetHeader)) return text(400, 'Upload-Offset must be a non-negative integer.\n');
+    if (typeof offsetHeader !== 'string' || !isCount(offsetHeader)) return refuse(badRequest('Upload-Offset', 'Upload-Offset must be a non-negative integer.'));
     const offset = Number(offsetHeader);
     const stop = new AbortController();
     const lock = locker.newLock(uploadKey(shareId, fid));
@@ -200,23 +201,20 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
         req.destroy();
       });
     } catch (e) {
-      const failure = errorAnswer(e, res, mount.log, 'PATCH');
-      return text(failure?.status_code ?? 500, failure?.body ?? 'The upload could not be locked.\n');
+      return fail(res, e, mount.log, 'PATCH');
     }
     try {
       const state = await mount.uploads.state(shareId, fid);
-      if (!state) return text(404, 'The upload was not found.\n');
-      if (state.offset !== offset) return text(409, `Upload-Offset ${offset} does not match the stored offset ${state.offset}.\n`);
+      if (!state) return refuse(notFound('The upload'));
+      if (state.offset !== offset) return refuse(new AppError('conflict', `Upload-Offset ${offset} does not match the stored offset ${state.offset}.`));
       const declared = Number(req.headers['content-length'] ?? 0);
-      if (offset + declared > state.length) return text(413, 'The body goes beyond the declared upload length.\n');
+      if (offset + declared > state.length) return refuse(beyondLength());
       const stored = await mount.uploads.write(shareId, fid, offset, req);
       res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(stored) }).end();
     } catch (e) {
-      const answer = errorAnswer(e, res, mount.log, 'PATCH');
       // Read the rest of the chunk first: a client still sending would see a reset instead of the answer.
       await drain(req);
-      if (answer) text(answer.status_code, answer.body);
-      else text(400, 'The request could not be read.\n');
+      fail(res, e, mount.log, 'PATCH');
     } finally {
       stop.abort();
       await lock.unlock();
@@ -235,12 +233,13 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     if (req.headers['upload-length'] === undefined && typeof serviceLength === 'string') setHeader(req, 'Upload-Length', serviceLength.trim());
     const metadata = parseMetadata(req.headers['upload-metadata']);
     const invalid = invalidCreationHeaders(req.headers, metadata !== undefined);
-    if (invalid.length > 0 || !metadata) return answer(res, 400, `Invalid ${invalid.join(' ')}\n`);
+    const refuse = (e: AppError) => fail(res, e, mount.log, 'POST');
+    if (invalid.length > 0 || !metadata) return refuse(badRequest(invalid[0] ?? 'upload-metadata', `Invalid ${invalid.join(' ')}`));
     const lengthHeader = req.headers['upload-length'];
-    if (typeof lengthHeader !== 'string') return answer(res, 400, 'Upload-Length or Upload-Defer-Length header required\n');
+    if (typeof lengthHeader !== 'string') return refuse(badRequest('Upload-Length', 'Upload-Length or Upload-Defer-Length header required'));
     const length = Number(lengthHeader);
     const withBytes = req.headers['content-type'] === 'application/offset+octet-stream';
-    if (withBytes && Number(req.headers['content-length'] ?? 0) > length) return answer(res, 413, 'The body goes beyond the declared upload length.\n');
+    if (withBytes && Number(req.headers['content-length'] ?? 0) > length) return refuse(beyondLength());
     const fid = randomId();
     try {
       await mount.uploads.create(shareId, { id: fid, length, ...nameAndType(req.headers, metadata) });
@@ -248,11 +247,9 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       if (withBytes) headers['Upload-Offset'] = String(await mount.uploads.write(shareId, fid, 0, req));
       res.writeHead(201, headers).end();
     } catch (e) {
-      const failure = errorAnswer(e, res, mount.log, 'POST');
       // Read the rest of the body first: a client still sending would see a reset instead of the answer.
       await drain(req);
-      if (failure) answer(res, failure.status_code, failure.body);
-      else answer(res, 400, 'The request could not be read.\n');
+      fail(res, e, mount.log, 'POST');
     }
   };
 

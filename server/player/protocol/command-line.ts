@@ -4,11 +4,12 @@
  * the sender's choosing (`kill`, `add http://...`). CR and NUL have no place
  * in a command either. The only multi-line form is a command list.
  */
+import { AppError } from '../../common/errors.js';
 
 /** A command that would not be read by the daemon as the one command (or command list) meant. */
-export class UnsafeCommandError extends Error {
+export class UnsafeCommandError extends AppError {
   constructor(message: string) {
-    super(message);
+    super('bad-request', message, { field: 'command' });
     this.name = 'UnsafeCommandError';
   }
 }

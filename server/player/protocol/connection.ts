@@ -2,6 +2,7 @@
  * One connection to a daemon: greeting, password, commands answered in order
  * (first in, first out), per-command timeout, and `idle`/`noidle`.
  */
+import { AppError } from '../../common/errors.js';
 import { assertCommandLine, framingOf } from './command-line.js';
 import { ProtocolError, quoteArg, ReplyReader, type Reply } from './reply.js';
 import { ConnectError, type DaemonDialer, type DaemonSocket } from './socket.js';
@@ -11,14 +12,14 @@ const newline = Buffer.from('\n');
 export type DaemonErrorKind = 'unavailable' | 'timeout';
 
 /** The daemon could not be reached, went away, said something unreadable, or did not answer in time. */
-export class DaemonError extends Error {
+export class DaemonError extends AppError {
   constructor(
     readonly kind: DaemonErrorKind,
     message: string,
     /** true when the connection was lost before a single byte of the answer arrived */
     readonly noAnswer = false,
   ) {
-    super(message);
+    super(kind, message);
     this.name = 'DaemonError';
   }
 }

@@ -249,6 +249,64 @@ describe('covers, booklets and custom content', () => {
     expect((await get('/api/v1/cover/album?name=Blue%20Album')).status).toBe(200);
   });
 
+  // Booklets and covers were sent whole whatever the Range header: a PDF viewer seeking in a
+  // booklet could not ask for a part, and an unsatisfiable range got the whole file.
+  it('answers single ranges of booklets and covers with 206 and 416, as file downloads do', async () => {
+    const whole = await get('/api/v1/booklet/album?name=Blue%20Album');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const part = await get('/api/v1/booklet/album?name=Blue%20Album', { Range: 'bytes=1-4' });
+    expect(part.status).toBe(206);
+    expect(part.body.toString()).toBe('PDF-');
+    expect(part.headers.get('content-range')).toBe(`bytes 1-4/${whole.body.length}`);
+    expect(part.headers.get('content-length')).toBe('4');
+    expect(part.headers.get('etag')).toBe(whole.headers.get('etag'));
+    const tail = await get('/api/v1/cover/album?name=Blue%20Album', { Range: 'bytes=-10' });
+    const cover = readFileSync(join(mpd.library.music, 'Artist One/Blue Album/cover.jpg'));
+    expect(tail.status).toBe(206);
+    expect(tail.body.equals(cover.subarray(cover.length - 10))).toBe(true);
+    const beyond = await get('/api/v1/booklet/album?name=Blue%20Album', { Range: `bytes=${whole.body.length}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.body.length}`);
+  });
+
+  // A thumbnail made on request is sent from memory; its ranges are cut from those bytes.
+  it('answers a range of a thumbnail', async () => {
+    const thumb = await get('/api/v1/cover/album?name=Blue%20Album&size=64');
+    const part = await get('/api/v1/cover/album?name=Blue%20Album&size=64', { Range: 'bytes=2-9' });
+    expect(part.status).toBe(206);
+    expect(part.body.equals(thumb.body.subarray(2, 10))).toBe(true);
+    expect(part.headers.get('content-range')).toBe(`bytes 2-9/${thumb.body.length}`);
+  });
+
+  // A missing booklet was a 404 without a body, unlike every other gateway 404.
+  it('answers a missing booklet with the gateway error envelope', async () => {
+    const res = await get('/api/v1/booklet/album?name=Red%20Album');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body.toString())).toEqual({ success: false, type: 'Error', error: { message: expect.stringMatching(/not found/) } });
+  });
+
+  // /custom answered 304 only to an If-None-Match equal to its tag, not to a list of tags, a
+  // weak tag or `*`, and sent whole files whatever the Range header.
+  it('answers If-None-Match lists and ranges below /custom/', async () => {
+    const first = await get('/custom/sub/a.txt');
+    const etag = first.headers.get('etag')!;
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    for (const inm of [`"other", ${etag}`, `W/${etag}`, '*']) {
+      const res = await get('/custom/sub/a.txt', { 'If-None-Match': inm });
+      expect(res.status, inm).toBe(304);
+      expect(res.body.length).toBe(0);
+    }
+    expect((await get('/custom/sub/a.txt', { 'If-None-Match': '"other"' })).status).toBe(200);
+    const part = await get('/custom/sub/a.txt', { Range: 'bytes=1-3' });
+    expect(part.status).toBe(206);
+    expect(part.body.toString()).toBe('ell');
+    expect(part.headers.get('content-range')).toBe('bytes 1-3/5');
+    const head = await fetch(`${s.url}/custom/sub/a.txt`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('5');
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it('serves /custom/ from the configured directory, traversal-safe', async () => {
     const index = await get('/custom/');
     expect(index.status).toBe(200);

@@ -5,7 +5,7 @@
 // and in the names stored at upload. Every name the server shows or sends is
 // cleaned by one function first.
 import { describe, expect, it } from 'vitest';
-import { asciiFallback, contentDisposition } from '../../../server/core/downloads/content-disposition.js';
+import { asciiFallback, contentDisposition } from '../../../server/http/content-disposition.js';
 import { safeEntryName, uniqueEntryNames } from '../../../server/core/downloads/zip-names.js';
 import { cleanFileName, cleanName } from '../../../server/core/uploads/file-name.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches, ifRangeAllows, parseRange } from '../../../server/core/downloads/range.js';
+import { etagMatches, ifRangeAllows, parseRange } from '../../../server/http/range.js';
 
 const CAP = 100;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { asciiFallback, contentDisposition, isInlineSafe } from '../../../server/core/downloads/content-disposition.js';
+import { asciiFallback, contentDisposition, isInlineSafe } from '../../../server/http/content-disposition.js';
 import { methodForType, sampleCompresses, shouldStore } from '../../../server/core/downloads/zip-compress.js';
 import { safeEntryName, uniqueEntryNames } from '../../../server/core/downloads/zip-names.js';
 

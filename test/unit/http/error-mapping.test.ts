@@ -1,9 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { ERRORS } from '@tus/utils';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, errorCodes, type ErrorCode } from '../../../server/common/errors.js';
 import type { Logger } from '../../../server/common/log.js';
-import { errorHandler, resultCodeOf, statusOf } from '../../../server/http/error-mapping.js';
+import { errorHandler, failureOf, resultCodeOf, statusOf } from '../../../server/http/error-mapping.js';
+import { UnsafeCommandError } from '../../../server/player/protocol/command-line.js';
+import { DaemonError } from '../../../server/player/protocol/connection.js';
 
 const logged: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
 const log: Logger = {
@@ -35,6 +38,15 @@ describe('the error mapping', () => {
     app.get('/async', async () => {
       await Promise.resolve();
       throw new TypeError('async internals');
+    });
+    app.get('/daemon/:kind', (req) => {
+      throw new DaemonError(req.params['kind'] as 'unavailable' | 'timeout', 'The daemon did not answer.');
+    });
+    app.get('/unsafe', () => {
+      throw new UnsafeCommandError('A daemon command must not contain a carriage return or NUL character.');
+    });
+    app.get('/locked', () => {
+      throw ERRORS.ERR_LOCK_TIMEOUT;
     });
     app.post('/json', (_req, res) => {
       res.json({ ok: true });
@@ -87,5 +99,34 @@ describe('the error mapping', () => {
       expect(id).toBeTruthy();
       expect(logged.some((l) => l.fields?.['errorId'] === id)).toBe(true);
     }
+  });
+
+  // The player's daemon and command errors and a tus lock timeout were known only to the
+  // route that converted them; thrown anywhere else they became a 500.
+  it('maps the daemon, unsafe command and tus lock errors wherever they are thrown', async () => {
+    const unavailable = await fetch(`${url}/daemon/unavailable`);
+    expect(unavailable.status).toBe(502);
+    expect(await unavailable.json()).toEqual({ success: false, message: 'The daemon did not answer.', code: 'error.unavailable' });
+    expect((await fetch(`${url}/daemon/timeout`)).status).toBe(504);
+    const unsafe = await fetch(`${url}/unsafe`);
+    expect(unsafe.status).toBe(400);
+    expect(((await unsafe.json()) as { code: string }).code).toBe('error.bad-request');
+    const locked = await fetch(`${url}/locked`);
+    expect(locked.status).toBe(423);
+    expect(await locked.json()).toEqual({ success: false, message: 'The upload is locked by another request.', code: 'error.locked' });
+  });
+
+  it('gives every kind of answer the same status, headers and message', () => {
+    logged.length = 0;
+    const tooMany = failureOf(new AppError('rate-limited', 'Slow down.', { retryAfterSeconds: 3, room: 10, headers: { Upgrade: 'websocket' } }), log, {});
+    expect(tooMany).toMatchObject({ status: 429, message: 'Slow down.', headers: { 'Retry-After': '3', 'Tus-Max-Size': '10', Upgrade: 'websocket' } });
+    expect(logged).toEqual([]);
+    const full = failureOf(new AppError('storage-full', 'There is no space left on the server.'), log, { method: 'PATCH' });
+    expect(full.status).toBe(507);
+    expect(logged).toEqual([{ msg: 'There is no space left on the server.', fields: { method: 'PATCH', code: 'storage-full', cause: undefined } }]);
+    const unknown = failureOf(new Error('secret internals'), log, { method: 'POST' }, 'Unexpected tus error');
+    expect(unknown.status).toBe(500);
+    expect(unknown.message).not.toContain('secret');
+    expect(logged[1]).toMatchObject({ msg: 'Unexpected tus error', fields: { method: 'POST', error: { message: 'secret internals' } } });
   });
 });

@@ -2,7 +2,7 @@
  * `Content-Disposition` with an RFC 6266 / RFC 8187 `filename*` and an ASCII
  * fallback, and the choice between inline and attachment.
  */
-import { cleanName } from '../uploads/file-name.js';
+import { cleanName } from '../core/uploads/file-name.js';
 
 /** Types a browser may show inline: none of them can carry script. Everything else is an attachment. */
 const inlineTypes = new Set([

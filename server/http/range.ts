@@ -50,11 +50,11 @@ export const etagMatches = (header: string | undefined, etag: string): boolean =
 /**
  * Whether a range may be honoured under `If-Range`: without the header, yes;
  * with an entity tag, only a strong match; with a date, only the exact
- * `Last-Modified` date.
+ * `Last-Modified` date (never when there is none).
  */
-export const ifRangeAllows = (header: string | undefined, etag: string | undefined, lastModified: string): boolean => {
+export const ifRangeAllows = (header: string | undefined, etag: string | undefined, lastModified: string | undefined): boolean => {
   if (!header) return true;
   const v = header.trim();
   if (v.startsWith('"') || v.startsWith('W/')) return etag !== undefined && v === etag;
-  return v === lastModified;
+  return lastModified !== undefined && v === lastModified;
 };
