@@ -212,17 +212,8 @@ export const canAccessShare = async (db: Db, a: Accessor, shareId: string): Prom
   return row !== undefined;
 };
 
-export interface NewShare {
-  id: string;
-  accountId: string;
-  aliasId: string | null;
-  name: string | null;
-  validity: number;
-  maxViews: number;
-  passwordHash: string | null;
-  description: string | null;
-  created: number;
-}
+/** A new share: a share record without the alias name, which the alias row gives. */
+export type NewShare = Omit<ShareRecord, 'aliasName'>;
 
 export const insertShare = async (db: Db, s: NewShare): Promise<void> => {
   await db
