@@ -1,7 +1,8 @@
 /**
  * How much mail signed-in users and guests can make Pier send, counted in the
- * database (`mail.repository.ts`, tables of migration 0004) so that the limits hold across parallel
- * requests, restarts and several servers sharing one database:
+ * database (`mail.repository.ts`, tables of migration 0004) so that the
+ * limits hold across parallel requests, restarts and several servers sharing
+ * one database:
  *
  * - an account mails at most `mails-per-account-per-hour` recipients an hour
  *   through `/sec/mail/send` (a mail to three addresses counts three), and at
