@@ -1,6 +1,6 @@
 // ESLint flat config: recommended rules for JS, TypeScript and Vue, plus the import
-// boundaries of STYLE.md (server/ is plain Node; only server/http/ sees HTTP; in the web
-// client, api/ knows no page and lib/ calls no API module).
+// boundaries of STYLE.md (server/ is plain Node; only server/http/ sees HTTP; queries live in
+// repositories; in the web client, api/ knows no page and lib/ calls no API module).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import vue from 'eslint-plugin-vue';
@@ -42,6 +42,29 @@ const belowHttpForbidden = [
     message: 'The composition root (server/app.ts) wires the layers; no layer imports it.',
   },
 ];
+
+/** Query building outside the data layer: a query belongs in a repository, which maps its rows. */
+const queryOutsideRepositories = {
+  imports: [
+    {
+      // Types to hold a database handle or a transaction are fine; `sql`, expression builders are not.
+      group: ['kysely'],
+      allowTypeImports: true,
+      message: 'Only repositories (`*.repository.ts`), the database store and server/db/ build queries; call a repository function.',
+    },
+    {
+      regex: String.raw`(?:^|/)db/(?:schema|sql-helpers)(?:\.js)?$`,
+      allowTypeImports: true,
+      message: 'Row shapes and SQL helpers belong to repositories (`*.repository.ts`), which map rows to domain objects.',
+    },
+  ],
+  syntax: [
+    {
+      selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+      message: 'Queries live in repositories (`<feature>.repository.ts`); services call their functions and get domain objects.',
+    },
+  ],
+};
 
 /** Imports forbidden under renderer/src/api/: the API modules know no page. */
 const rendererApiForbidden = [
@@ -131,6 +154,17 @@ export default defineConfig([
     name: 'pier/boundaries/server-below-http',
     files: ['server/{core,player,common,config,db,logging}/**/*.{js,mjs,cjs,ts,mts,cts}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...serverForbidden, ...belowHttpForbidden] }] },
+  },
+
+  {
+    // A query in a service, route or the player fails here; transactions (`db.transaction()`) stay with the services.
+    name: 'pier/boundaries/server-queries',
+    files: ['server/**/*.{js,mjs,cjs,ts,mts,cts}'],
+    ignores: ['server/db/**', 'server/**/*.repository.ts', 'server/core/stores/database.store.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: queryOutsideRepositories.imports }],
+      'no-restricted-syntax': ['error', ...queryOutsideRepositories.syntax],
+    },
   },
 
   {

@@ -1,7 +1,7 @@
 // The import boundaries of STYLE.md are enforced by eslint.config.js. These tests lint
 // small snippets as if they lived in server/, server/core/ and the web client's api/ and
-// lib/ and check that each
-// forbidden import is reported and the allowed ones are not.
+// lib/ and check that each forbidden import (and each query outside a repository) is
+// reported and the allowed ones are not.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -76,7 +76,7 @@ describe('server/core/ import boundaries', () => {
     expect(await boundaryHits(file, code)).toEqual([1, 5, 9]);
   });
 
-  it.each(['node:stream', 'kysely', '@tus/utils', '../../common/errors.js', '../aliases/alias.service.js'])(
+  it.each(['node:stream', '@tus/utils', '../../common/errors.js', '../aliases/alias.service.js'])(
     'allows %s',
     async (specifier) => {
       expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([]);
@@ -113,6 +113,49 @@ describe('the layers below server/http/', () => {
     ['server/common/boundary-probe.ts', './result.js'],
   ])('%s allows %s', async (file, specifier) => {
     expect(await boundaryHits(file, importLine(specifier, 0))).toEqual([]);
+  });
+});
+
+describe('queries only in repositories', () => {
+  const TS_RULE = '@typescript-eslint/no-restricted-imports';
+  const SYNTAX = 'no-restricted-syntax';
+  const service = 'server/core/shares/boundary-probe.ts';
+  const queries = [
+    "import type { Kysely } from 'kysely';",
+    "import type { Database } from '../../db/schema.js';",
+    'export const q = async (db: Kysely<Database>) => {',
+    "  await db.transaction().execute(async (tx) => { await tx.updateTable('shares').set({ name: null }).execute(); });",
+    "  await db.insertInto('sent_mails').values({ id: '', account_id: '', recipients: 1, created: 0 }).execute();",
+    "  await db.deleteFrom('shares').execute();",
+    "  return db.selectFrom('shares').selectAll().execute();",
+    '};',
+  ].join('\n');
+
+  it('reports every query a service builds, and not the transaction it opens', async () => {
+    expect(await boundaryHits(service, queries, SYNTAX)).toEqual([4, 5, 6, 7]);
+  });
+
+  it.each(['server/http/routes/boundary-probe.ts', 'server/player/boundary-probe.ts'])('reports queries in %s', async (file) => {
+    expect(await boundaryHits(file, queries, SYNTAX)).toEqual([4, 5, 6, 7]);
+  });
+
+  it.each(['server/core/shares/boundary-probe.repository.ts', 'server/core/stores/database.store.ts', 'server/db/boundary-probe.ts'])(
+    'allows queries and their imports in %s',
+    async (file) => {
+      const code = "import { sql } from 'kysely';\nexport const one = sql`select 1`;\n" + queries.replace("import type { Kysely } from 'kysely';\n", '');
+      const imports = [...(await boundaryHits(file, code, TS_RULE)), ...(await boundaryHits(file, code, SYNTAX))];
+      expect(imports).toEqual([]);
+    },
+  );
+
+  it('reports values of kysely and of the row helpers in a service, line by line', async () => {
+    const code = ['kysely', '../../../db/schema.js', '../../common/errors.js', '../../../db/sql-helpers.js'].map(importLine).join('');
+    expect(await boundaryHits(service, code, TS_RULE)).toEqual([1, 3, 7]);
+  });
+
+  it('allows the types that hold a database handle in a service', async () => {
+    const code = "import type { Kysely, Transaction } from 'kysely';\nimport type { Database } from '../../db/schema.js';\nexport type D = [Kysely<Database>, Transaction<Database>];\n";
+    expect(await boundaryHits(service, code, TS_RULE)).toEqual([]);
   });
 });
 

@@ -117,6 +117,21 @@ export const updateAccount = async (
   return Number(res.numUpdatedRows);
 };
 
+/** The account's e-mail address; null when it has none or there is no such account. */
+export const findAccountEmail = async (db: Db, id: string): Promise<string | null> => {
+  const row = await db.selectFrom('accounts').select('email').where('id', '=', id).executeTakeFirst();
+  return row?.email || null;
+};
+
+/**
+ * Locks the account row for the rest of the transaction (an UPDATE that
+ * changes nothing: a row lock on PostgreSQL and MariaDB, the write lock on
+ * SQLite), so transactions that count what one account did run one after the other.
+ */
+export const lockAccount = async (db: Db, id: string): Promise<void> => {
+  await db.updateTable('accounts').set((eb) => ({ created: eb.ref('created') })).where('id', '=', id).execute();
+};
+
 /** What every authenticated request checks about its account: one read by primary key. */
 export interface SessionAccount {
   id: string;

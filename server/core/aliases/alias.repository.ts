@@ -115,6 +115,15 @@ const columns = (v: AliasValues) => ({
   expires: v.expires,
 });
 
+/**
+ * Locks the alias row for the rest of the transaction (an UPDATE that changes
+ * nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite), so
+ * transactions that count what came through one alias run one after the other.
+ */
+export const lockAlias = async (db: Db, aliasId: string): Promise<void> => {
+  await db.updateTable('aliases').set((eb) => ({ account_id: eb.ref('account_id') })).where('id', '=', aliasId).execute();
+};
+
 export const insertAlias = async (db: Db, id: string, ownerId: string, v: AliasValues, created: number): Promise<void> => {
   await db
     .insertInto('aliases')

@@ -26,6 +26,7 @@ import type { Database } from '../../db/schema.js';
 import type { ServerEventBus } from '../events/events.js';
 import type { MailService } from '../mail/mail.service.js';
 import { requireShareAccess } from '../shares/share-access.js';
+import { findCompleteFiles, findShareNaming, setAutoName, updateShare } from '../shares/share.repository.js';
 import type { UploadService } from '../uploads/upload.service.js';
 import type { GuestAccessor } from './alias.service.js';
 import { cleanSender, guestShareName, kindOf, type FileKind, type NamingRules } from './guest-share-name.js';
@@ -54,14 +55,8 @@ const MAX_REMEMBERED = 10_000;
 
 /** The complete files of a share (stored size equal to the declared length): how many, their total size, what they are. */
 const completeFiles = async (db: Kysely<Database>, shareId: string): Promise<{ count: number; size: number; kind: FileKind }> => {
-  const rows = await db
-    .selectFrom('share_files')
-    .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
-    .select(['file_meta.length', 'file_meta.mimetype'])
-    .where('share_files.share_id', '=', shareId)
-    .whereRef('share_files.real_size', '=', 'file_meta.length')
-    .execute();
-  return { count: rows.length, size: rows.reduce((n, r) => n + Number(r.length), 0), kind: kindOf(rows.map((r) => r.mimetype)) };
+  const files = await findCompleteFiles(db, shareId);
+  return { count: files.length, size: files.reduce((n, f) => n + f.length, 0), kind: kindOf(files.map((f) => f.mimetype)) };
 };
 
 /**
@@ -70,18 +65,13 @@ const completeFiles = async (db: Kysely<Database>, shareId: string): Promise<{ c
  * the share's name.
  */
 const nameShare = async (db: Kysely<Database>, rules: NamingRules, shareId: string, files: { count: number; kind: FileKind }): Promise<string> => {
-  const share = await db.selectFrom('shares').select(['name', 'sender', 'auto_name', 'created']).where('id', '=', shareId).executeTakeFirst();
+  const share = await findShareNaming(db, shareId);
   if (!share) return '';
-  const unnamed = !share.name || share.name === share.auto_name;
+  const unnamed = !share.name || share.name === share.autoName;
   if (!unnamed) return share.name!;
-  const name = guestShareName({ sender: share.sender, created: Number(share.created) }, files, rules);
+  const name = guestShareName(share, files, rules);
   if (name === share.name) return name;
-  await db
-    .updateTable('shares')
-    .set({ name, auto_name: name })
-    .where('id', '=', shareId)
-    .where((eb) => eb.or([eb('name', 'is', null), eb('name', '=', ''), eb('name', '=', eb.ref('auto_name'))]))
-    .execute();
+  await setAutoName(db, shareId, name);
   return name;
 };
 
@@ -121,7 +111,7 @@ export const createGuestUploads = (d: GuestUploadDeps): GuestUploads => {
     async notify(guest, shareId, baseUrl, sender) {
       const clean = cleanSender(sender);
       await requireShareAccess(d.db, guest, shareId);
-      if (clean) await d.db.updateTable('shares').set({ sender: clean }).where('id', '=', shareId).execute();
+      if (clean) await updateShare(d.db, shareId, { sender: clean });
       await safely(guest, shareId);
       return d.mail.notifyUpload(guest, shareId, baseUrl);
     },

@@ -1,7 +1,8 @@
 /**
  * How much mail signed-in users and guests can make Pier send, counted in the
- * database (tables of migration 0004) so that the limits hold across parallel
- * requests, restarts and several servers sharing one database:
+ * database (`mail.repository.ts`, tables of migration 0004) so that the
+ * limits hold across parallel requests, restarts and several servers sharing
+ * one database:
  *
  * - an account mails at most `mails-per-account-per-hour` recipients an hour
  *   through `/sec/mail/send` (a mail to three addresses counts three), and at
@@ -20,6 +21,18 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Database } from '../../db/schema.js';
+import { lockAccount } from '../accounts/account.repository.js';
+import { lockAlias } from '../aliases/alias.repository.js';
+import {
+  aliasNotificationsSince,
+  deleteGuestNotification,
+  deleteMailsUntil,
+  deleteSentMail,
+  insertGuestNotification,
+  insertSentMail,
+  mailsSince,
+  wasNotified,
+} from './mail.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -46,17 +59,9 @@ const secondsUntilFree = (window: { recipients: number; created: number }[], nee
  */
 export const reserveAccountMail = async (db: Db, accountId: string, recipients: number, perHour: number, now: number): Promise<string> =>
   db.transaction().execute(async (trx) => {
-    await trx.updateTable('accounts').set((eb) => ({ created: eb.ref('created') })).where('id', '=', accountId).execute();
+    await lockAccount(trx, accountId);
     const since = now - HOUR;
-    const window = (
-      await trx
-        .selectFrom('sent_mails')
-        .select(['recipients', 'created'])
-        .where('account_id', '=', accountId)
-        .where('created', '>', since)
-        .orderBy('created')
-        .execute()
-    ).map((r) => ({ recipients: Number(r.recipients), created: Number(r.created) }));
+    const window = await mailsSince(trx, accountId, since);
     const used = window.reduce((n, r) => n + r.recipients, 0);
     if (used + recipients > perHour) {
       throw new AppError('rate-limited', 'This account has sent too many mails in the last hour. Try again later.', {
@@ -64,15 +69,15 @@ export const reserveAccountMail = async (db: Db, accountId: string, recipients: 
         reason: 'mail.too-many',
       });
     }
-    await trx.deleteFrom('sent_mails').where('account_id', '=', accountId).where('created', '<=', since).execute();
+    await deleteMailsUntil(trx, accountId, since);
     const id = randomId();
-    await trx.insertInto('sent_mails').values({ id, account_id: accountId, recipients, created: now }).execute();
+    await insertSentMail(trx, id, accountId, recipients, now);
     return id;
   });
 
 /** Gives back a mail recorded by `reserveAccountMail` that reached nobody. */
 export const releaseAccountMail = async (db: Db, id: string): Promise<void> => {
-  await db.deleteFrom('sent_mails').where('id', '=', id).execute();
+  await deleteSentMail(db, id);
 };
 
 /** Why a guest upload is not announced by mail. */
@@ -91,23 +96,14 @@ export const reserveGuestNotification = async (
   now: number,
 ): Promise<NotificationRefusal | undefined> =>
   db.transaction().execute(async (trx) => {
-    await trx.updateTable('aliases').set((eb) => ({ account_id: eb.ref('account_id') })).where('id', '=', aliasId).execute();
-    const done = await trx.selectFrom('guest_notifications').select('share_id').where('share_id', '=', shareId).executeTakeFirst();
-    if (done) return 'already-notified';
-    // through the shares, so that announcements stay counted when the alias moves to a new id
-    const recent = await trx
-      .selectFrom('guest_notifications')
-      .innerJoin('shares', 'shares.id', 'guest_notifications.share_id')
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .where('shares.alias_id', '=', aliasId)
-      .where('guest_notifications.created', '>', now - HOUR)
-      .executeTakeFirstOrThrow();
-    if (Number(recent.n) >= perHour) return 'alias-limit';
-    await trx.insertInto('guest_notifications').values({ share_id: shareId, created: now }).execute();
+    await lockAlias(trx, aliasId);
+    if (await wasNotified(trx, shareId)) return 'already-notified';
+    if ((await aliasNotificationsSince(trx, aliasId, now - HOUR)) >= perHour) return 'alias-limit';
+    await insertGuestNotification(trx, shareId, now);
     return undefined;
   });
 
 /** Gives back an announcement recorded by `reserveGuestNotification` that reached nobody. */
 export const releaseGuestNotification = async (db: Db, shareId: string): Promise<void> => {
-  await db.deleteFrom('guest_notifications').where('share_id', '=', shareId).execute();
+  await deleteGuestNotification(db, shareId);
 };

@@ -15,10 +15,12 @@ import type { Logger } from '../../common/log.js';
 import { fail, ok, type BasicResult, type ResultCode } from '../../common/result.js';
 import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
+import { findAccountEmail } from '../accounts/account.repository.js';
 import { aliasRecipients, findAlias, isMember } from '../aliases/alias.repository.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
-import { findPublishOfShare, findShare } from '../shares/share.repository.js';
+import { findPublishOfShare } from '../shares/publish.repository.js';
+import { findShare } from '../shares/share.repository.js';
 import { MAX_RECIPIENTS, releaseAccountMail, releaseGuestNotification, reserveAccountMail, reserveGuestNotification, type NotificationRefusal } from './mail-limits.js';
 import type { MailAddress, MailTransport, OutgoingMail } from './mail-transport.js';
 import { renderTemplate } from './templates.js';
@@ -71,10 +73,7 @@ export const createMailService = (d: MailServiceDeps): MailService => {
   const { smtp, templates } = settings;
   const listId = smtp.listId || null;
 
-  const accountEmail = async (accountId: string): Promise<string | null> => {
-    const row = await db.selectFrom('accounts').select('email').where('id', '=', accountId).executeTakeFirst();
-    return row?.email || null;
-  };
+  const accountEmail = (accountId: string): Promise<string | null> => findAccountEmail(db, accountId);
 
   return {
     /**

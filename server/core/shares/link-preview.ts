@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { cleanName } from '../uploads/file-name.js';
 import { unavailableReason } from './public-share.js';
-import { findFilesOfShare, findPublishById, findShare } from './share.repository.js';
+import { findPublishById } from './publish.repository.js';
+import { findFilesOfShare, findShare } from './share.repository.js';
 
 export interface LinkPreview {
   name: string | null;

@@ -8,7 +8,7 @@
  * last view exactly one passes. The signed-in owner and members of the alias
  * the share came through never count one.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { AppError, notFound } from '../../common/errors.js';
 import type { Logger } from '../../common/log.js';
@@ -16,9 +16,9 @@ import type { Database } from '../../db/schema.js';
 import { verifyPassword } from '../auth/password-hash.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { Accessor } from './accessor.js';
-import { canAccessShare } from './share-access.js';
 import { publicationKey, type ShareCookieSigner } from './share-cookie.js';
-import { findPublishById, findShare, type PublishRecord, type ShareRecord } from './share.repository.js';
+import { countView, findPublishById, type PublishRecord } from './publish.repository.js';
+import { canAccessShare, findShare, type ShareRecord } from './share.repository.js';
 
 export interface PublicCredentials {
   /** the `Service-Password` header, already percent-decoded */
@@ -96,25 +96,6 @@ const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, cre
 };
 
 /**
- * Counts one view, in one conditional update, unless the share was
- * unpublished, expired or its views used up meanwhile; false when none was
- * left. The condition is checked by the database on the row it updates, so
- * parallel requests can never count more than `maxViews`.
- */
-const countView = async (d: PublicDeps, p: PublishRecord, now: number): Promise<boolean> => {
-  const res = await d.db
-    .updateTable('publish_shares')
-    .set({ views: sql`views + 1`, last_access: now })
-    .where('id', '=', p.id)
-    .where('publish_date', '=', p.publishDate)
-    .where('enabled', '=', 1)
-    .where('publish_until', '>', now)
-    .where('views', '<', (eb) => eb.selectFrom('shares').select('shares.max_views').whereRef('shares.id', '=', 'publish_shares.share_id'))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-};
-
-/**
  * Anyone: checks the rules for a public share (detail, file and ZIP alike).
  * A valid share cookie of this publication stands in for password and views;
  * otherwise the password must match and a view must be left, and one is
@@ -136,7 +117,7 @@ export const openPublicShare = async (d: PublicDeps, pid: string, creds: PublicC
   await checkPassword(d, pid, share, creds);
   const member = creds.viewer !== undefined && (await canAccessShare(d.db, creds.viewer, share.id));
   if (member) return { share, publish, cookie: shareCookieFor(d, { share, publish }) };
-  if (!(await countView(d, publish, now))) throw new ShareUnavailable(await reasonNow(d, pid));
+  if (!(await countView(d.db, publish, now))) throw new ShareUnavailable(await reasonNow(d, pid));
   const counted = { ...publish, views: publish.views + 1, lastAccess: now };
   return { share, publish: counted, cookie: shareCookieFor(d, { share, publish: counted }) };
 };

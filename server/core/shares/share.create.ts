@@ -6,7 +6,9 @@ import { AppError, badRequest } from '../../common/errors.js';
 import { failId, okId, type IdResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
+import { lockAlias } from '../aliases/alias.repository.js';
 import { ownerOf, type Accessor } from './accessor.js';
+import { insertShare, recentAliasShares } from './share.repository.js';
 
 /** The API's `ShareProperties` (validity in ms). */
 export interface ShareProperties {
@@ -77,37 +79,28 @@ export const createShare = async (
   const id = randomId();
   const password = checked.password === null ? null : await hashPassword(checked.password);
   const insert = (q: Kysely<Database>, now: number) =>
-    q
-      .insertInto('shares')
-      .values({
-        id,
-        account_id: ownerOf(a),
-        alias_id: a.kind === 'alias' ? a.aliasId : null,
-        name: props.name || null,
-        validity: checked.validity,
-        max_views: props.maxViews,
-        password,
-        description: props.description || null,
-        created: now,
-      })
-      .execute();
+    insertShare(q, {
+      id,
+      accountId: ownerOf(a),
+      aliasId: a.kind === 'alias' ? a.aliasId : null,
+      name: props.name || null,
+      validity: checked.validity,
+      maxViews: props.maxViews,
+      passwordHash: password,
+      description: props.description || null,
+      created: now,
+    });
   if (a.kind === 'user') {
     await insert(db, clock.now());
     return okId(id, 'share.created', 'Share created.');
   }
   await db.transaction().execute(async (trx) => {
     const now = clock.now();
-    // an UPDATE that changes nothing: a row lock on PostgreSQL and MariaDB, the write lock on SQLite
-    await trx.updateTable('aliases').set((eb) => ({ account_id: eb.ref('account_id') })).where('id', '=', a.aliasId).execute();
-    const recent = await trx
-      .selectFrom('shares')
-      .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
-      .where('alias_id', '=', a.aliasId)
-      .where('created', '>', now - HOUR)
-      .executeTakeFirstOrThrow();
-    if (Number(recent.n) >= rules.sharesPerAliasPerHour) {
+    await lockAlias(trx, a.aliasId);
+    const recent = await recentAliasShares(trx, a.aliasId, now - HOUR);
+    if (recent.count >= rules.sharesPerAliasPerHour) {
       throw new AppError('rate-limited', 'This upload link has received too many uploads in the last hour. Try again later.', {
-        retryAfterSeconds: Math.max(1, Math.ceil((Number(recent.oldest) + HOUR - now) / 1000)),
+        retryAfterSeconds: Math.max(1, Math.ceil((recent.oldest + HOUR - now) / 1000)),
         reason: 'alias.too-many-uploads',
       });
     }

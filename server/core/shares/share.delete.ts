@@ -11,7 +11,14 @@ import type { Database } from '../../db/schema.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
-import { findFileOfShare, findFilesOfShare, type FileRecord } from './share.repository.js';
+import {
+  deleteShareFileRow,
+  deleteShareWithRows,
+  deleteUnreferencedMeta,
+  findFileOfShare,
+  findFilesOfShare,
+  type FileRecord,
+} from './share.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -36,31 +43,12 @@ const deleteBinaries = async (d: DeleteDeps, files: FileRecord[]): Promise<void>
   }
 };
 
-/**
- * Removes the metadata of these files where no share file refers to them any
- * more, and gives the files whose bytes may go.
- */
-const deleteUnreferencedMeta = async (tx: Db, files: FileRecord[]): Promise<FileRecord[]> => {
-  const fileIds = files.map((f) => f.fileId);
-  if (!fileIds.length) return [];
-  await tx
-    .deleteFrom('file_meta')
-    .where('file_id', 'in', fileIds)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('share_files').select('share_files.id').whereRef('share_files.file_id', '=', 'file_meta.file_id'))))
-    .execute();
-  const kept = await tx.selectFrom('file_meta').select('file_id').where('file_id', 'in', fileIds).execute();
-  const keep = new Set(kept.map((r) => r.file_id));
-  return files.filter((f) => !keep.has(f.fileId));
-};
-
 /** Signed-in users and guests: deletes a share they may manage, with its files (404 otherwise). */
 export const deleteShare = async (d: DeleteDeps, a: Accessor, shareId: string): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
   const files = await d.db.transaction().execute(async (tx) => {
     const list = await findFilesOfShare(tx, shareId);
-    await tx.deleteFrom('share_files').where('share_id', '=', shareId).execute();
-    await tx.deleteFrom('publish_shares').where('share_id', '=', shareId).execute();
-    await tx.deleteFrom('shares').where('id', '=', shareId).execute();
+    await deleteShareWithRows(tx, shareId);
     return deleteUnreferencedMeta(tx, list);
   });
   await deleteBinaries(d, files);
@@ -76,7 +64,7 @@ export const deleteShareFile = async (d: DeleteDeps, a: Accessor, shareId: strin
   const file = await d.db.transaction().execute(async (tx) => {
     const f = await findFileOfShare(tx, shareId, shareFileId);
     if (!f) return undefined;
-    await tx.deleteFrom('share_files').where('id', '=', f.id).where('share_id', '=', shareId).execute();
+    await deleteShareFileRow(tx, shareId, f.id);
     return deleteUnreferencedMeta(tx, [f]);
   });
   if (!file) throw notFound('The file');

@@ -4,15 +4,8 @@ import type { Database } from '../../db/schema.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
 import { fillDescription } from './share-description.js';
-import {
-  findFilesOfShare,
-  findPublishOfShare,
-  findShare,
-  toSharePublish,
-  toShareFile,
-  type PublishRecord,
-  type ShareRecord,
-} from './share.repository.js';
+import { findPublishOfShare, toSharePublish, type PublishRecord } from './publish.repository.js';
+import { findFilesOfShare, findShare, toShareFile, type ShareRecord } from './share.repository.js';
 import type { ShareDetail } from './share.types.js';
 
 /**

@@ -1,13 +1,14 @@
 /**
- * Reads of shares, their publish rows and their files, and the share row lock.
- * Plain functions taking `db` (or a transaction) first; rows are mapped here
- * and never leave.
+ * Shares and their files: reads, writes, who may access them, and the share
+ * row lock (publish rows: `publish.repository.ts`). Plain functions taking
+ * `db` (or a transaction) first; rows are mapped here and never leave.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { notFound } from '../../common/errors.js';
-import { toBool, type Database } from '../../db/schema.js';
+import type { Database, ShareTable } from '../../db/schema.js';
 import type { BinaryRef } from '../stores/binary-store.js';
-import type { ShareFile, SharePublish } from './share.types.js';
+import type { Accessor } from './accessor.js';
+import type { ShareFile } from './share.types.js';
 
 type Db = Kysely<Database>;
 
@@ -23,16 +24,6 @@ export interface ShareRecord {
   passwordHash: string | null;
   description: string | null;
   created: number;
-}
-
-export interface PublishRecord {
-  id: string;
-  shareId: string;
-  enabled: boolean;
-  views: number;
-  lastAccess: number | null;
-  publishDate: number;
-  publishUntil: number;
 }
 
 /** A file of a share with where its bytes live. */
@@ -75,39 +66,6 @@ export const findShare = async (db: Db, shareId: string): Promise<ShareRecord | 
     created: num(row.created),
   };
 };
-
-type PublishRow = Database['publish_shares'];
-
-const toPublish = (row: PublishRow): PublishRecord => ({
-  id: row.id,
-  shareId: row.share_id,
-  enabled: toBool(row.enabled),
-  views: num(row.views),
-  lastAccess: row.last_access === null ? null : num(row.last_access),
-  publishDate: num(row.publish_date),
-  publishUntil: num(row.publish_until),
-});
-
-export const findPublishOfShare = async (db: Db, shareId: string): Promise<PublishRecord | undefined> => {
-  const row = await db.selectFrom('publish_shares').selectAll().where('share_id', '=', shareId).executeTakeFirst();
-  return row && toPublish(row);
-};
-
-export const findPublishById = async (db: Db, publishId: string): Promise<PublishRecord | undefined> => {
-  const row = await db.selectFrom('publish_shares').selectAll().where('id', '=', publishId).executeTakeFirst();
-  return row && toPublish(row);
-};
-
-/** The API view of a publish row; expired once `publishUntil` is reached. */
-export const toSharePublish = (p: PublishRecord, now: number): SharePublish => ({
-  id: p.id,
-  enabled: p.enabled,
-  views: p.views,
-  publishDate: p.publishDate,
-  publishUntil: p.publishUntil,
-  expired: p.publishUntil <= now,
-  lastAccess: p.lastAccess,
-});
 
 const fileQuery = (db: Db) =>
   db
@@ -185,7 +143,7 @@ export const isComplete = (f: FileRecord): boolean => f.storedSize >= f.length;
  * person gave it, never one the server composed (that one changes as files
  * arrive, and the files of one share belong in one folder); null for none.
  */
-export const folderNameOf = async (db: Kysely<Database>, shareId: string): Promise<string | null> => {
+export const folderNameOf = async (db: Db, shareId: string): Promise<string | null> => {
   const row = await db.selectFrom('shares').select(['name', 'auto_name']).where('id', '=', shareId).executeTakeFirstOrThrow();
   return row.name && row.name !== row.auto_name ? row.name : null;
 };
@@ -211,4 +169,176 @@ export const lockShare = async (trx: Transaction<Database>, shareId: string): Pr
     .executeTakeFirst();
   if (!row) throw notFound('The share');
   return { linkMaxSize: row.max_size === null ? null : Number(row.max_size) };
+};
+
+/** The size limit of the upload link a share came through; null when it has none or came through none. */
+export const linkMaxSizeOf = async (db: Db, shareId: string): Promise<number | null> => {
+  const row = await db
+    .selectFrom('shares')
+    .innerJoin('aliases', 'aliases.id', 'shares.alias_id')
+    .select('aliases.max_size')
+    .where('shares.id', '=', shareId)
+    .executeTakeFirst();
+  return row?.max_size == null ? null : Number(row.max_size);
+};
+
+/**
+ * The ids of the shares an accessor may see and manage, as a subquery
+ * condition: a user's own shares and the shares uploaded through aliases the
+ * user is a member of; for a guest, only the shares of that alias.
+ */
+export const accessibleShares = (db: Db, a: Accessor) => {
+  if (a.kind === 'alias') {
+    return db.selectFrom('shares').select('shares.id').where('shares.alias_id', '=', a.aliasId).where('shares.account_id', '=', a.ownerId);
+  }
+  return db
+    .selectFrom('shares')
+    .select('shares.id')
+    .where((eb) =>
+      eb.or([
+        eb('shares.account_id', '=', a.accountId),
+        eb(
+          'shares.alias_id',
+          'in',
+          eb.selectFrom('alias_members').select('alias_members.alias_id').where('alias_members.account_id', '=', a.accountId),
+        ),
+      ]),
+    );
+};
+
+/** Whether the accessor may see and manage the share. */
+export const canAccessShare = async (db: Db, a: Accessor, shareId: string): Promise<boolean> => {
+  const row = await accessibleShares(db, a).where('shares.id', '=', shareId).executeTakeFirst();
+  return row !== undefined;
+};
+
+/** A new share: a share record without the alias name, which the alias row gives. */
+export type NewShare = Omit<ShareRecord, 'aliasName'>;
+
+export const insertShare = async (db: Db, s: NewShare): Promise<void> => {
+  await db
+    .insertInto('shares')
+    .values({
+      id: s.id,
+      account_id: s.accountId,
+      alias_id: s.aliasId,
+      name: s.name,
+      validity: s.validity,
+      max_views: s.maxViews,
+      password: s.passwordHash,
+      description: s.description,
+      created: s.created,
+    })
+    .execute();
+};
+
+/** How many shares came through the alias after `since`, and when the oldest of them was created (0: none). */
+export const recentAliasShares = async (db: Db, aliasId: string, since: number): Promise<{ count: number; oldest: number }> => {
+  const row = await db
+    .selectFrom('shares')
+    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
+    .where('alias_id', '=', aliasId)
+    .where('created', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: Number(row.oldest) };
+};
+
+/** The columns of a share that change after its creation; only those given are written. */
+export interface ShareChanges {
+  name?: string | null;
+  description?: string | null;
+  validity?: number;
+  maxViews?: number;
+  passwordHash?: string | null;
+  sender?: string;
+}
+
+export const updateShare = async (db: Db, shareId: string, c: ShareChanges): Promise<void> => {
+  const values: Updateable<ShareTable> = {};
+  if (c.name !== undefined) values.name = c.name;
+  if (c.description !== undefined) values.description = c.description;
+  if (c.validity !== undefined) values.validity = c.validity;
+  if (c.maxViews !== undefined) values.max_views = c.maxViews;
+  if (c.passwordHash !== undefined) values.password = c.passwordHash;
+  if (c.sender !== undefined) values.sender = c.sender;
+  await db.updateTable('shares').set(values).where('id', '=', shareId).execute();
+};
+
+export const findValidity = async (db: Db, shareId: string): Promise<number> => {
+  const row = await db.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
+  return Number(row.validity);
+};
+
+/** What naming a guest share needs: its name, the sender's name, the name the server composed (while it stands). */
+export interface ShareNaming {
+  name: string | null;
+  sender: string | null;
+  autoName: string | null;
+  created: number;
+}
+
+export const findShareNaming = async (db: Db, shareId: string): Promise<ShareNaming | undefined> => {
+  const row = await db.selectFrom('shares').select(['name', 'sender', 'auto_name', 'created']).where('id', '=', shareId).executeTakeFirst();
+  return row && { name: row.name, sender: row.sender, autoName: row.auto_name, created: Number(row.created) };
+};
+
+/** Gives the share a name the server composed, unless somebody named it (checked on the row it updates). */
+export const setAutoName = async (db: Db, shareId: string, name: string): Promise<void> => {
+  await db
+    .updateTable('shares')
+    .set({ name, auto_name: name })
+    .where('id', '=', shareId)
+    .where((eb) => eb.or([eb('name', 'is', null), eb('name', '=', ''), eb('name', '=', eb.ref('auto_name'))]))
+    .execute();
+};
+
+/** The declared length and type of each complete file of a share (stored size equal to the declared length). */
+export const findCompleteFiles = async (db: Db, shareId: string): Promise<{ length: number; mimetype: string }[]> => {
+  const rows = await db
+    .selectFrom('share_files')
+    .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
+    .select(['file_meta.length', 'file_meta.mimetype'])
+    .where('share_files.share_id', '=', shareId)
+    .whereRef('share_files.real_size', '=', 'file_meta.length')
+    .execute();
+  return rows.map((r) => ({ length: Number(r.length), mimetype: r.mimetype }));
+};
+
+/** Deletes the share row alone; gives how many rows went (0 or 1). */
+export const deleteShareRow = async (db: Db, shareId: string): Promise<number> => {
+  const res = await db.deleteFrom('shares').where('id', '=', shareId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+};
+
+/**
+ * Deletes a share with its file and publish rows, explicitly rather than left
+ * to the foreign keys, so every database does the same. The file metadata
+ * stays (`deleteUnreferencedMeta`). Run inside a transaction.
+ */
+export const deleteShareWithRows = async (db: Db, shareId: string): Promise<void> => {
+  await db.deleteFrom('share_files').where('share_id', '=', shareId).execute();
+  await db.deleteFrom('publish_shares').where('share_id', '=', shareId).execute();
+  await deleteShareRow(db, shareId);
+};
+
+/** Deletes one share-file row of the share; the file metadata stays. */
+export const deleteShareFileRow = async (db: Db, shareId: string, shareFileId: string): Promise<void> => {
+  await db.deleteFrom('share_files').where('id', '=', shareFileId).where('share_id', '=', shareId).execute();
+};
+
+/**
+ * Removes the metadata of these files where no share file refers to them any
+ * more, and gives the files whose bytes may go.
+ */
+export const deleteUnreferencedMeta = async (db: Db, files: FileRecord[]): Promise<FileRecord[]> => {
+  const fileIds = files.map((f) => f.fileId);
+  if (!fileIds.length) return [];
+  await db
+    .deleteFrom('file_meta')
+    .where('file_id', 'in', fileIds)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('share_files').select('share_files.id').whereRef('share_files.file_id', '=', 'file_meta.file_id'))))
+    .execute();
+  const kept = await db.selectFrom('file_meta').select('file_id').where('file_id', 'in', fileIds).execute();
+  const keep = new Set(kept.map((r) => r.file_id));
+  return files.filter((f) => !keep.has(f.fileId));
 };

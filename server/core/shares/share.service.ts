@@ -17,7 +17,7 @@ import { createShareCookieSigner } from './share-cookie.js';
 import type { ShareRules } from './share.create.js';
 import { deleteShare, deleteShareFile } from './share.delete.js';
 import { describeShare, ownerShareDetail } from './share.detail.js';
-import { searchShares } from './share.search.js';
+import { searchShares } from './share-search.repository.js';
 import type { ShareDetail, ShareListItem } from './share.types.js';
 import {
   publishShare,

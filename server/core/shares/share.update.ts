@@ -14,7 +14,8 @@ import { hashPassword } from '../auth/password-hash.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
 import { checkDescriptionLength, type ShareRules } from './share.create.js';
-import { findPublishOfShare, lockShare } from './share.repository.js';
+import { disablePublish, findPublishOfShare, insertPublish, republish, setPublishUntil } from './publish.repository.js';
+import { findValidity, lockShare, updateShare } from './share.repository.js';
 
 type Db = Kysely<Database>;
 
@@ -27,7 +28,7 @@ export interface UpdateDeps {
 /** Sets (or, with null or '', removes) the name. */
 export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, name: string | null): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
-  await d.db.updateTable('shares').set({ name: name || null }).where('id', '=', shareId).execute();
+  await updateShare(d.db, shareId, { name: name || null });
   return name ? ok('share.name-updated', 'Name updated.') : ok('share.name-deleted', 'Name deleted.');
 };
 
@@ -35,7 +36,7 @@ export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, 
 export const setShareDescription = async (d: UpdateDeps, a: Accessor, shareId: string, text: string): Promise<BasicResult> => {
   checkDescriptionLength(text, d.rules);
   await requireShareAccess(d.db, a, shareId);
-  await d.db.updateTable('shares').set({ description: text || null }).where('id', '=', shareId).execute();
+  await updateShare(d.db, shareId, { description: text || null });
   return ok('share.description-updated', 'Description updated.');
 };
 
@@ -47,11 +48,9 @@ export const setShareValidity = async (d: UpdateDeps, a: Accessor, shareId: stri
   await requireShareAccess(d.db, a, shareId);
   if (validity > d.rules.maxValidity) return fail('share.validity-exceeded', `Maximum validity (${formatDuration(d.rules.maxValidity)}) exceeded`);
   await d.db.transaction().execute(async (tx) => {
-    await tx.updateTable('shares').set({ validity }).where('id', '=', shareId).execute();
+    await updateShare(tx, shareId, { validity });
     const p = await findPublishOfShare(tx, shareId);
-    if (p?.enabled) {
-      await tx.updateTable('publish_shares').set({ publish_until: p.publishDate + validity }).where('id', '=', p.id).execute();
-    }
+    if (p?.enabled) await setPublishUntil(tx, p.id, p.publishDate + validity);
   });
   return ok('share.validity-updated', 'Validity updated.');
 };
@@ -59,7 +58,7 @@ export const setShareValidity = async (d: UpdateDeps, a: Accessor, shareId: stri
 /** Sets the number of views a public share allows (at least 1, checked by the API schema). */
 export const setShareMaxViews = async (d: UpdateDeps, a: Accessor, shareId: string, maxViews: number): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
-  await d.db.updateTable('shares').set({ max_views: maxViews }).where('id', '=', shareId).execute();
+  await updateShare(d.db, shareId, { maxViews });
   return ok('share.max-views-updated', 'Max. views updated.');
 };
 
@@ -71,10 +70,10 @@ export const setSharePassword = async (d: UpdateDeps, a: Accessor, shareId: stri
   await requireShareAccess(d.db, a, shareId);
   if (!password) {
     if (d.rules.requireSharePassword) return fail('share.password-mandatory', 'Password cannot be removed when password protection is required.');
-    await d.db.updateTable('shares').set({ password: null }).where('id', '=', shareId).execute();
+    await updateShare(d.db, shareId, { passwordHash: null });
     return ok('share.password-deleted', 'Password deleted.');
   }
-  await d.db.updateTable('shares').set({ password: await hashPassword(password) }).where('id', '=', shareId).execute();
+  await updateShare(d.db, shareId, { passwordHash: await hashPassword(password) });
   return ok('share.password-updated', 'Password updated.');
 };
 
@@ -92,22 +91,14 @@ export const publishShare = async (d: UpdateDeps, a: Accessor, shareId: string, 
   const now = d.clock.now();
   await d.db.transaction().execute(async (tx) => {
     await lockShare(tx, shareId);
-    const share = await tx.selectFrom('shares').select('validity').where('id', '=', shareId).executeTakeFirstOrThrow();
-    const until = now + Number(share.validity);
+    const until = now + (await findValidity(tx, shareId));
     const existing = await findPublishOfShare(tx, shareId);
     if (!existing) {
-      await tx
-        .insertInto('publish_shares')
-        .values({ id: randomId(), share_id: shareId, enabled: 1, views: 0, last_access: null, publish_date: now, publish_until: until, created: now })
-        .execute();
+      await insertPublish(tx, shareId, now, until);
       return;
     }
     const newId = !reuseId && existing.id === seen?.id;
-    await tx
-      .updateTable('publish_shares')
-      .set({ id: newId ? randomId() : existing.id, enabled: 1, publish_date: now, publish_until: until })
-      .where('share_id', '=', shareId)
-      .execute();
+    await republish(tx, shareId, newId ? randomId() : existing.id, now, until);
   });
   return ok('share.published', 'Share published.');
 };
@@ -115,6 +106,6 @@ export const publishShare = async (d: UpdateDeps, a: Accessor, shareId: string, 
 /** Unpublishes; the publish id and views are kept for a later publish. */
 export const unpublishShare = async (d: UpdateDeps, a: Accessor, shareId: string): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
-  await d.db.updateTable('publish_shares').set({ enabled: 0 }).where('share_id', '=', shareId).execute();
+  await disablePublish(d.db, shareId);
   return ok('share.unpublished', 'Share unpublished.');
 };

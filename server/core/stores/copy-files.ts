@@ -24,7 +24,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../../common/log.js';
 import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
-import type { BinaryStore, NameHint, StoreRegistry } from './binary-store.js';
+import type { BinaryStore, StoreRegistry } from './binary-store.js';
+import { filesInStore, nameHintOf, repointFile, type StoredFile } from './copy-files.repository.js';
 import { isStoreUnavailable } from './retrying.store.js';
 
 export interface CopyCounts {
@@ -36,67 +37,34 @@ export interface CopyCounts {
 
 type Outcome = keyof CopyCounts;
 
-interface MetaRow {
-  file_id: string;
-  length: number;
-  location: string;
-}
-
 const PAGE = 200;
 
-async function* metaRows(db: Kysely<Database>, store: string): AsyncGenerator<MetaRow> {
+async function* storedFiles(db: Kysely<Database>, store: string): AsyncGenerator<StoredFile> {
   let after = '';
   for (;;) {
-    const rows = await db
-      .selectFrom('file_meta')
-      .select(['file_id', 'length', 'location'])
-      .where('store', '=', store)
-      .where('file_id', '>', after)
-      .orderBy('file_id')
-      .limit(PAGE)
-      .execute();
-    for (const r of rows) yield { ...r, length: Number(r.length) };
-    if (rows.length < PAGE) return;
-    after = rows[rows.length - 1]!.file_id;
+    const files = await filesInStore(db, store, after, PAGE);
+    yield* files;
+    if (files.length < PAGE) return;
+    after = files[files.length - 1]!.fileId;
   }
 }
-
-const nameHint = async (db: Kysely<Database>, fileId: string): Promise<NameHint> => {
-  const row = await db
-    .selectFrom('share_files')
-    .leftJoin('shares', 'shares.id', 'share_files.share_id')
-    .select(['share_files.share_id', 'share_files.filename', 'shares.name'])
-    .where('share_files.file_id', '=', fileId)
-    .orderBy('share_files.created')
-    .limit(1)
-    .executeTakeFirst();
-  return { shareId: row?.share_id ?? 'unknown-share', shareName: row?.name ?? null, fileName: row?.filename || fileId };
-};
 
 const copyOne = async (
   db: Kysely<Database>,
   source: BinaryStore,
   target: BinaryStore,
-  meta: MetaRow,
+  meta: StoredFile,
 ): Promise<Outcome> => {
-  const from = { fileId: meta.file_id, location: meta.location };
+  const from = { fileId: meta.fileId, location: meta.location };
   const size = await source.size(from);
   if (size === 0 && meta.length > 0) return 'missing';
-  const repoint = async (location: string): Promise<boolean> => {
-    const r = await db
-      .updateTable('file_meta')
-      .set({ store: target.id, location })
-      .where('file_id', '=', meta.file_id)
-      .where('store', '=', source.id)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
-  };
-  if (target.type !== 'file-system' && (await target.size({ fileId: meta.file_id, location: '' })) === size) {
+  const repoint = (location: string): Promise<boolean> => repointFile(db, meta.fileId, source.id, target.id, location);
+  if (target.type !== 'file-system' && (await target.size({ fileId: meta.fileId, location: '' })) === size) {
     await repoint('');
     return 'existed';
   }
-  const location = await target.create(meta.file_id, await nameHint(db, meta.file_id));
-  const to = { fileId: meta.file_id, location };
+  const location = await target.create(meta.fileId, await nameHintOf(db, meta.fileId));
+  const to = { fileId: meta.fileId, location };
   await target.append(to, 0, source.read(from, 0, size), size);
   const copied = await target.size(to);
   if (copied !== size) throw new Error(`copied ${copied} of ${size} bytes`);
@@ -122,7 +90,7 @@ export const copyFiles = async (
   if (!source || !target) throw new Error(`copy-files: the stores "${cfg.source}" and "${cfg.target}" must be enabled.`);
   log.info('Copying files between stores', { source: source.id, target: target.id, parallel: cfg.parallel });
   const counts: CopyCounts = { copied: 0, existed: 0, missing: 0, failed: 0 };
-  const rows = metaRows(db, source.id);
+  const rows = storedFiles(db, source.id);
   let unreachable: string | undefined;
   const worker = async (): Promise<void> => {
     while (unreachable === undefined) {
@@ -138,7 +106,7 @@ export const copyFiles = async (
         }
         counts.failed += 1;
         log.warn('copy-files: a file could not be copied', {
-          fileId: meta.file_id,
+          fileId: meta.fileId,
           error: e instanceof Error ? e.message : String(e),
         });
       }

@@ -170,6 +170,15 @@ export const deleteFileRows = async (db: Db, fileId: string): Promise<void> => {
   await db.deleteFrom('file_meta').where('file_id', '=', fileId).execute();
 };
 
+/** Deletes the metadata row alone. The binary is the caller's. */
+export const deleteFileMeta = async (db: Db, fileId: string): Promise<void> => {
+  await db.deleteFrom('file_meta').where('file_id', '=', fileId).execute();
+};
+
+/** The store and location of a binary whose metadata row exists. */
+export const findStoredAt = async (db: Db, fileId: string): Promise<{ store: string; location: string } | undefined> =>
+  db.selectFrom('file_meta').select(['store', 'location']).where('file_id', '=', fileId).executeTakeFirst();
+
 /** Whether the share-file `id` belongs to share `shareId`. */
 export const fileInShare = async (db: Db, shareId: string, id: string): Promise<boolean> => {
   const row = await db.selectFrom('share_files').select('id').where('id', '=', id).where('share_id', '=', shareId).executeTakeFirst();

@@ -12,7 +12,7 @@ import { ok, type BasicResult, type IdResult, okId } from '../../common/result.j
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { createShare, type ShareProperties } from '../shares/share.create.js';
-import { folderNameOf } from '../shares/share.repository.js';
+import { deleteShareRow, folderNameOf } from '../shares/share.repository.js';
 import { readMultipart } from './multipart.js';
 import { parseShareProperties } from './share-properties.js';
 import { removeCreated, storeStreamedFile, type CreatedFile } from './streamed-file.js';
@@ -70,7 +70,7 @@ export const uploadShare = async (deps: UploadDeps, a: Accessor, req: MultipartR
     return okId(share.id, 'share.created', 'Share created.');
   } catch (e) {
     await removeCreated(deps, created);
-    if (share) await deps.db.deleteFrom('shares').where('id', '=', share.id).execute();
+    if (share) await deleteShareRow(deps.db, share.id);
     if (e instanceof Refused) return e.result;
     throw e;
   } finally {

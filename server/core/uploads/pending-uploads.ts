@@ -3,7 +3,18 @@ import type { Clock } from '../../common/clock.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import type { Database } from '../../db/schema.js';
+import { deleteShareRow } from '../shares/share.repository.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
+import { deleteFileMeta, findStoredAt } from './file.repository.js';
+import {
+  deleteMarker,
+  deleteMarkersOf,
+  expiredRequests,
+  insertMarker,
+  markersOf,
+  renewMarkers,
+  setMarkerLocation,
+} from './pending-upload.repository.js';
 
 /** How long the markers of a request live without renewal (a killed server renews nothing). */
 export const PENDING_TTL_MS = 60_000;
@@ -42,76 +53,47 @@ export const createPendingUploads = (deps: {
       const requestId = randomId();
       let heartbeat: NodeJS.Timeout | undefined;
       const renew = () =>
-        db
-          .updateTable('pending_uploads')
-          .set({ expires: clock.now() + PENDING_TTL_MS })
-          .where('request_id', '=', requestId)
-          .execute()
-          .catch((e: unknown) => log.warn('Could not renew upload markers', { error: String(e) }));
+        renewMarkers(db, requestId, clock.now() + PENDING_TTL_MS).catch((e: unknown) => log.warn('Could not renew upload markers', { error: String(e) }));
       return {
         async add(kind, refId, binary) {
-          await db
-            .insertInto('pending_uploads')
-            .values({
-              id: randomId(),
-              request_id: requestId,
-              kind,
-              ref_id: refId,
-              store: binary?.store ?? '',
-              location: binary?.location ?? '',
-              expires: clock.now() + PENDING_TTL_MS,
-            })
-            .execute();
+          await insertMarker(db, requestId, { kind, refId, store: binary?.store ?? '', location: binary?.location ?? '' }, clock.now() + PENDING_TTL_MS);
           heartbeat ??= setInterval(() => void renew(), PENDING_TTL_MS / 3);
           heartbeat.unref();
         },
         async setLocation(fileId, location) {
-          await db
-            .updateTable('pending_uploads')
-            .set({ location })
-            .where('request_id', '=', requestId)
-            .where('ref_id', '=', fileId)
-            .execute();
+          await setMarkerLocation(db, requestId, fileId, location);
         },
         async finish() {
           if (heartbeat) clearInterval(heartbeat);
           heartbeat = undefined;
-          await db.deleteFrom('pending_uploads').where('request_id', '=', requestId).execute();
+          await deleteMarkersOf(db, requestId);
         },
       };
     },
 
     async recoverAbandoned() {
       const removed = { shares: 0, files: 0 };
-      const requests = await db
-        .selectFrom('pending_uploads')
-        .select('request_id')
-        .distinct()
-        .where('expires', '<', clock.now())
-        .limit(500)
-        .execute();
-      for (const { request_id } of requests) {
-        const markers = await db.selectFrom('pending_uploads').selectAll().where('request_id', '=', request_id).execute();
+      for (const requestId of await expiredRequests(db, clock.now(), 500)) {
+        const markers = await markersOf(db, requestId);
         // the shares first: what nobody finished disappears even while a store is not reachable
         for (const m of markers.filter((x) => x.kind === 'share')) {
-          const res = await db.deleteFrom('shares').where('id', '=', m.ref_id).executeTakeFirst();
-          removed.shares += Number(res.numDeletedRows);
-          await db.deleteFrom('pending_uploads').where('id', '=', m.id).execute();
+          removed.shares += await deleteShareRow(db, m.refId);
+          await deleteMarker(db, m.id);
         }
         for (const m of markers.filter((x) => x.kind === 'file')) {
-          const meta = await db.selectFrom('file_meta').select(['store', 'location']).where('file_id', '=', m.ref_id).executeTakeFirst();
+          const meta = await findStoredAt(db, m.refId);
           const store = deps.stores.get(meta?.store ?? m.store);
           const location = meta?.location ?? m.location;
           try {
             // a file-system binary without a known location was never written to
-            if (store && (location !== '' || store.type !== 'file-system')) await store.delete({ fileId: m.ref_id, location });
+            if (store && (location !== '' || store.type !== 'file-system')) await store.delete({ fileId: m.refId, location });
           } catch (e) {
             // the marker stays: the next pass tries again
-            log.warn('Could not remove interrupted uploads yet', { fileId: m.ref_id, error: String(e) });
+            log.warn('Could not remove interrupted uploads yet', { fileId: m.refId, error: String(e) });
             continue;
           }
-          await db.deleteFrom('file_meta').where('file_id', '=', m.ref_id).execute();
-          await db.deleteFrom('pending_uploads').where('id', '=', m.id).execute();
+          await deleteFileMeta(db, m.refId);
+          await deleteMarker(db, m.id);
           removed.files++;
         }
       }

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../common/errors.js';
 import { formatSize } from '../../common/sizes.js';
 import type { Database } from '../../db/schema.js';
-import { lockShare } from '../shares/share.repository.js';
+import { linkMaxSizeOf, lockShare } from '../shares/share.repository.js';
 import { insertFile, setLength, shareSize, shareUsage, type NewFile } from './file.repository.js';
 
 type Db = Kysely<Database>;
@@ -25,15 +25,8 @@ export const quotaExceeded = (maxSize: number, remaining: number): AppError =>
 export const linkLimit = (linkMax: number | null | undefined, maxSize: number): number => (linkMax == null ? maxSize : Math.min(maxSize, linkMax));
 
 /** The size limit of a share: `maxSize`, or the lower limit of the upload link it came through. */
-export const shareLimit = async (db: Db, shareId: string, maxSize: number): Promise<number> => {
-  const row = await db
-    .selectFrom('shares')
-    .innerJoin('aliases', 'aliases.id', 'shares.alias_id')
-    .select('aliases.max_size')
-    .where('shares.id', '=', shareId)
-    .executeTakeFirst();
-  return linkLimit(row?.max_size == null ? null : Number(row.max_size), maxSize);
-};
+export const shareLimit = async (db: Db, shareId: string, maxSize: number): Promise<number> =>
+  linkLimit(await linkMaxSizeOf(db, shareId), maxSize);
 
 /**
  * Inserts the rows of a new file if the share has room for its declared

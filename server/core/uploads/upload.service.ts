@@ -9,7 +9,7 @@ import type { Accessor } from '../shares/accessor.js';
 import { createShare, type ShareProperties } from '../shares/share.create.js';
 import { addFiles, uploadShare, type MultipartRequest } from './multipart-uploads.js';
 import { createTusUploads, type TusUploads } from './tus-uploads.js';
-import { createUploadLocks, type UploadLocks } from './upload-locks.js';
+import { createUploadLocks, type UploadLocks } from './upload-lock.repository.js';
 import { newShareRules, type UploadDeps } from './upload.deps.js';
 
 export interface UploadService {

@@ -8,7 +8,7 @@
  */
 import { MemoryLocker } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
-import type { UploadLocks } from '../../core/uploads/upload-locks.js';
+import type { UploadLocks } from '../../core/uploads/upload-lock.repository.js';
 
 export interface DatabaseLockerOptions {
   /** how long a lock lives without renewal */

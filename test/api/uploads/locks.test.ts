@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../server/common/clock.js';
 import { openDatabase, type Db } from '../../../server/db/connect.js';
 import { migrateToLatest } from '../../../server/db/migrations/index.js';
-import { createUploadLocks } from '../../../server/core/uploads/upload-locks.js';
+import { createUploadLocks } from '../../../server/core/uploads/upload-lock.repository.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';

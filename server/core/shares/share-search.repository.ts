@@ -1,8 +1,9 @@
+/** The share search: one page of the shares an accessor may see, mapped to the API's list items. */
 import type { Kysely } from 'kysely';
 import { toBool, type Database } from '../../db/schema.js';
 import { containsIgnoreCase } from '../../db/sql-helpers.js';
 import type { Accessor } from './accessor.js';
-import { accessibleShares } from './share-access.js';
+import { accessibleShares } from './share.repository.js';
 import type { ShareListItem } from './share.types.js';
 
 export interface SearchQuery {
