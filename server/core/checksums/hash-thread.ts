@@ -10,8 +10,9 @@
  *   the bytes arrive;
  * - a hash that is `flush`ed holds no batch, so an upload waiting for its
  *   next request keeps no memory but the thread's hash state;
- * - when the thread fails, every hash it held gives `undefined` and the
- *   caller falls back to the checksum queue; the next hash starts a new thread.
+ * - the thread ends after `IDLE_MS` without use, giving its memory back;
+ * - when the thread fails or ends, every hash it held gives `undefined` and
+ *   the caller falls back to the checksum queue; the next hash starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -34,6 +35,7 @@ export interface HashThread {
 
 export const BATCH_BYTES = 1024 * 1024;
 export const MAX_BATCHES_OUT = 4;
+const IDLE_MS = 30_000;
 
 type ToThread = { id: number; data: ArrayBuffer; length: number } | { id: number; end: true } | { id: number; drop: true };
 type FromThread = { back: ArrayBuffer } | { id: number; hex: string };
@@ -64,9 +66,11 @@ interface Running {
   out: number;
   /** updates waiting for batches to come back */
   blocked: Array<() => void>;
+  /** when a hash last used the thread */
+  used: number;
 }
 
-export const createHashThread = (): HashThread => {
+export const createHashThread = (idleMs = IDLE_MS): HashThread => {
   let running: Running | undefined;
   const free: ArrayBuffer[] = [];
   let nextId = 1;
@@ -78,12 +82,31 @@ export const createHashThread = (): HashThread => {
     for (const go of r.blocked.splice(0)) go();
   };
 
+  const stop = async (r: Running): Promise<void> => {
+    end(r);
+    free.length = 0;
+    await r.worker.terminate();
+  };
+
+  /** Ends the thread once it has not been used for `idleMs` and nothing waits for it. */
+  const idleCheck = (r: Running): void => {
+    const left = r.used + idleMs - Date.now();
+    const busy = r.out > 0 || r.waiting.size > 0;
+    if (left <= 0 && !busy) {
+      void stop(r);
+      return;
+    }
+    setTimeout(() => idleCheck(r), Math.max(left, 50)).unref();
+  };
+
   const thread = (): Running => {
     if (running) return running;
-    const worker = new Worker(THREAD_SOURCE, { eval: true });
+    // the thread allocates next to nothing itself: a small heap
+    const worker = new Worker(THREAD_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
     // the thread never keeps the process alive
     worker.unref();
-    const r: Running = { worker, waiting: new Map(), out: 0, blocked: [] };
+    const r: Running = { worker, waiting: new Map(), out: 0, blocked: [], used: Date.now() };
+    setTimeout(() => idleCheck(r), idleMs).unref();
     worker.on('message', (m: FromThread) => {
       if ('back' in m) {
         r.out -= 1;
@@ -109,6 +132,7 @@ export const createHashThread = (): HashThread => {
   return {
     start() {
       const r = thread();
+      r.used = Date.now();
       const id = nextId++;
       let failed = false;
       let done = false;
@@ -127,6 +151,7 @@ export const createHashThread = (): HashThread => {
       return {
         update(chunk) {
           if (failed || done) return undefined;
+          r.used = Date.now();
           let at = 0;
           while (at < chunk.length) {
             batch ??= new Uint8Array(free.pop() ?? new ArrayBuffer(BATCH_BYTES));
@@ -160,10 +185,7 @@ export const createHashThread = (): HashThread => {
     },
 
     async stop() {
-      const r = running;
-      if (!r) return;
-      end(r);
-      await r.worker.terminate();
+      if (running) await stop(running);
     },
   };
 };

@@ -74,4 +74,23 @@ describe('the hash thread', () => {
     next.update(Buffer.from('after'));
     expect(await next.digest()).toBe(sha256(Buffer.from('after')));
   });
+
+  it('ends the thread once unused for its idle time: a hash it held gives no checksum, the next starts a new thread', async () => {
+    thread = createHashThread(200);
+    const paused = thread.start();
+    paused.update(Buffer.from('first request'));
+    paused.flush();
+    // not idle while used: updates keep it running
+    const kept = thread.start();
+    for (let i = 0; i < 6; i++) {
+      kept.update(Buffer.from('x'));
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(await kept.digest()).toBe(sha256(Buffer.from('xxxxxx')));
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await paused.digest()).toBeUndefined();
+    const next = thread.start();
+    next.update(Buffer.from('later'));
+    expect(await next.digest()).toBe(sha256(Buffer.from('later')));
+  });
 });
