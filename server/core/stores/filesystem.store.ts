@@ -33,7 +33,7 @@ export interface FileSystemStoreOptions {
   writeBytes?: number;
 }
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
 const MAX_TRIES = 10_000;
 /** Received files are private to the user running Pier, whatever the umask. */
 const FILE_MODE = 0o600;
@@ -218,9 +218,14 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
 
     async openReader(ref) {
       const path = await locate(ref);
-      const fh = await open(path, O_RDONLY | O_NOFOLLOW).catch((e: unknown) => {
+      // O_NONBLOCK: opening a named pipe put in place of a file must not wait for a writer
+      const fh = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch((e: unknown) => {
         throw errno(e) === 'ELOOP' ? refuse(ref.location, 'a symbolic link') : e;
       });
+      if (!(await fh.stat()).isFile()) {
+        await fh.close();
+        throw refuse(ref.location, 'not a regular file');
+      }
       return {
         read: async (into, position) => (await fh.read(into, 0, into.length, position)).bytesRead,
         close: () => fh.close(),

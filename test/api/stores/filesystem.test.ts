@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +125,16 @@ describe('file-system store: locations and links', () => {
 
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
     expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('opens only regular files for positioned reads: not a folder, not a named pipe', async () => {
+    const dir = newDir();
+    const store = await make(dir);
+    mkdirSync(join(dir, 'Share', 'folder.txt'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, 'Share', 'pipe.txt')]);
+    await expect(store.openReader!({ fileId: randomId(), location: 'Share/folder.txt' })).rejects.toThrow(/not a regular file/);
+    // without O_NONBLOCK this open would wait for a writer for ever
+    await expect(store.openReader!({ fileId: randomId(), location: 'Share/pipe.txt' })).rejects.toThrow(/not a regular file/);
   });
 
   it('lists plain files only, by location', async () => {
