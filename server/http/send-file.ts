@@ -55,6 +55,15 @@ const firstBytes = (src: Readable): Promise<void> =>
     src.once('error', done);
   });
 
+/** The headers that describe the file: an error answered in its place must not carry them. */
+const FILE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Disposition', 'Content-Range', 'Accept-Ranges', 'ETag', 'Last-Modified', 'Cache-Control'];
+
+/** Hands a failure before the head to the error mapping, without the file's headers. */
+const failBeforeHead = (res: Response, e: unknown): never => {
+  for (const h of FILE_HEADERS) res.removeHeader(h);
+  throw e;
+};
+
 /**
  * Sends the body that `open` gives: a stream is piped (after its first bytes),
  * a promise is awaited (a writer such as the ZIP writes to `res` itself). A
@@ -77,7 +86,7 @@ export const streamBody = async (res: Response, open: () => Readable | Buffer | 
     }
   } catch (e) {
     if (isPrematureClose(e) || res.destroyed) return;
-    if (!res.headersSent) throw e;
+    if (!res.headersSent) failBeforeHead(res, e);
     log.warn('Sending a file failed after it started', { error: String(e) });
     res.destroy();
   }
@@ -85,12 +94,12 @@ export const streamBody = async (res: Response, open: () => Readable | Buffer | 
 
 /** `streamBody` with positioned reads: a binary that cannot be opened or read before the head is sent gets a status. */
 const pumpBody = async (res: Response, opening: Promise<BinaryReader>, start: number, end: number, log: Logger): Promise<void> => {
-  const reader = await opening;
+  const reader = await opening.catch((e: unknown) => failBeforeHead(res, e));
   try {
     await pump(res, reader, start, end);
   } catch (e) {
     if (res.destroyed) return;
-    if (!res.headersSent) throw e;
+    if (!res.headersSent) failBeforeHead(res, e);
     log.warn('Sending a file failed after it started', { error: String(e) });
     res.destroy();
   }

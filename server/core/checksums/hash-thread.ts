@@ -3,16 +3,19 @@
  * hashing an upload (about 0.6 s of CPU per GiB) does not take turns with the
  * event loop that receives it.
  *
- * - bytes are copied into batches of `BATCH_BYTES` that move to the thread
- *   without a further copy and come back for reuse;
- * - at most `MAX_BATCHES_OUT` batches wait for the thread: `update` then
- *   returns a promise to wait for, so memory stays bounded however fast
- *   the bytes arrive;
+ * - bytes are copied into batches that move to the thread without a
+ *   further copy; a hash's first batch is `FIRST_BATCH_BYTES` and each next
+ *   one twice the last, up to `BATCH_BYTES`, so an upload that sends little
+ *   holds little; full-size batches come back for reuse;
+ * - while `MAX_BATCHES_OUT` or more batches wait for the thread, `update`
+ *   returns a promise to wait for (every waiter goes on as soon as fewer
+ *   wait), so memory stays bounded however fast the bytes arrive;
  * - a hash that is `flush`ed holds no batch, so an upload waiting for its
  *   next request keeps no memory but the thread's hash state;
  * - the thread ends after `IDLE_MS` without use, giving its memory back;
- * - when the thread fails or ends, every hash it held gives `undefined` and
- *   the caller falls back to the checksum queue; the next hash starts a new thread.
+ * - when the thread fails, ends or cannot be started, every hash it held
+ *   gives `undefined` and the caller falls back to the checksum queue; the
+ *   next hash starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -34,6 +37,7 @@ export interface HashThread {
 }
 
 export const BATCH_BYTES = 1024 * 1024;
+export const FIRST_BATCH_BYTES = 64 * 1024;
 export const MAX_BATCHES_OUT = 4;
 const IDLE_MS = 30_000;
 
@@ -79,6 +83,8 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
     if (running === r) running = undefined;
     for (const resolve of r.waiting.values()) resolve(undefined);
     r.waiting.clear();
+    // batches out never come back from an ended thread
+    r.out = 0;
     for (const go of r.blocked.splice(0)) go();
   };
 
@@ -90,6 +96,7 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
 
   /** Ends the thread once it has not been used for `idleMs` and nothing waits for it. */
   const idleCheck = (r: Running): void => {
+    if (running !== r) return;
     const left = r.used + idleMs - Date.now();
     const busy = r.out > 0 || r.waiting.size > 0;
     if (left <= 0 && !busy) {
@@ -110,8 +117,8 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
     worker.on('message', (m: FromThread) => {
       if ('back' in m) {
         r.out -= 1;
-        if (free.length < MAX_BATCHES_OUT) free.push(m.back);
-        r.blocked.shift()?.();
+        if (m.back.byteLength === BATCH_BYTES && free.length < MAX_BATCHES_OUT) free.push(m.back);
+        if (r.out < MAX_BATCHES_OUT) for (const go of r.blocked.splice(0)) go();
         return;
       }
       r.waiting.get(m.id)?.(m.hex);
@@ -129,15 +136,34 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
     return true;
   };
 
+  /** A hash that gives no checksum: the thread could not be started. */
+  const failedHash: StreamingHash = {
+    update: () => undefined,
+    flush: () => undefined,
+    digest: () => Promise.resolve(undefined),
+    drop: () => undefined,
+  };
+
   return {
     start() {
-      const r = thread();
+      let r: Running;
+      try {
+        r = thread();
+      } catch {
+        return failedHash;
+      }
       r.used = Date.now();
       const id = nextId++;
       let failed = false;
       let done = false;
       let batch: Uint8Array | undefined;
       let fill = 0;
+      let nextSize = FIRST_BATCH_BYTES;
+      const newBatch = (): Uint8Array => {
+        const size = nextSize;
+        nextSize = Math.min(2 * nextSize, BATCH_BYTES);
+        return new Uint8Array((size === BATCH_BYTES && free.pop()) || new ArrayBuffer(size));
+      };
 
       const hand = (): void => {
         if (!batch || fill === 0) return;
@@ -154,12 +180,12 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
           r.used = Date.now();
           let at = 0;
           while (at < chunk.length) {
-            batch ??= new Uint8Array(free.pop() ?? new ArrayBuffer(BATCH_BYTES));
-            const n = Math.min(chunk.length - at, BATCH_BYTES - fill);
+            batch ??= newBatch();
+            const n = Math.min(chunk.length - at, batch.length - fill);
             batch.set(chunk.subarray(at, at + n), fill);
             fill += n;
             at += n;
-            if (fill === BATCH_BYTES) hand();
+            if (fill === batch.length) hand();
           }
           if (r.out < MAX_BATCHES_OUT || running !== r) return undefined;
           return new Promise<void>((go) => r.blocked.push(go));
@@ -177,7 +203,7 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
         drop() {
           if (done) return;
           done = true;
-          if (batch && free.length < MAX_BATCHES_OUT) free.push(batch.buffer as ArrayBuffer);
+          if (batch?.length === BATCH_BYTES && free.length < MAX_BATCHES_OUT) free.push(batch.buffer as ArrayBuffer);
           batch = undefined;
           send(r, { id, drop: true });
         },

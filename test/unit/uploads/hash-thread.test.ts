@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BATCH_BYTES, createHashThread, MAX_BATCHES_OUT, type HashThread, type StreamingHash } from '../../../server/core/checksums/hash-thread.js';
+import { BATCH_BYTES, createHashThread, FIRST_BATCH_BYTES, MAX_BATCHES_OUT, type HashThread, type StreamingHash } from '../../../server/core/checksums/hash-thread.js';
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -46,16 +46,32 @@ describe('the hash thread', () => {
     expect(await Promise.all(hashes.map((h) => h.digest()))).toEqual(inputs.map(sha256));
   });
 
-  it(`asks the caller to wait once ${MAX_BATCHES_OUT} batches wait for the thread`, async () => {
+  it(`asks callers to wait while ${MAX_BATCHES_OUT} batches wait for the thread, and lets every waiter go on once fewer do`, async () => {
     thread = createHashThread();
-    const h = thread.start();
-    const batch = randomBytes(BATCH_BYTES);
-    // the thread's answers come on a later turn of the event loop: these all stay out
-    const waits = Array.from({ length: MAX_BATCHES_OUT }, () => h.update(batch));
-    expect(waits.slice(0, -1)).toEqual(Array(MAX_BATCHES_OUT - 1).fill(undefined));
-    expect(waits.at(-1)).toBeInstanceOf(Promise);
-    await waits.at(-1);
-    expect(await h.digest()).toBe(sha256(Buffer.concat(Array(MAX_BATCHES_OUT).fill(batch))));
+    const big = thread.start();
+    const data = randomBytes(BATCH_BYTES);
+    // the thread's answers come on a later turn of the event loop: the growing batches of this one update all stay out
+    const first = big.update(data);
+    expect(first).toBeInstanceOf(Promise);
+    // more waiters than batches out: each of these hands no batch at all
+    const small = Array.from({ length: 6 }, () => thread!.start());
+    const waits = small.map((h) => h.update(Buffer.from('x')));
+    expect(waits.every((w) => w instanceof Promise)).toBe(true);
+    const released = await Promise.race([Promise.all([first, ...waits]).then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
+    expect(released).toBe(true);
+    expect(await big.digest()).toBe(sha256(data));
+    expect(await Promise.all(small.map((h) => h.digest()))).toEqual(small.map(() => sha256(Buffer.from('x'))));
+  });
+
+  it('holds little for a hash that has been sent little', async () => {
+    thread = createHashThread();
+    const before = process.memoryUsage().arrayBuffers;
+    const hashes = Array.from({ length: 200 }, () => thread!.start());
+    for (const h of hashes) h.update(Buffer.from('y'));
+    const held = process.memoryUsage().arrayBuffers - before;
+    // a first batch each, far below one full batch each (200 MiB)
+    expect(held).toBeLessThan(200 * 2 * FIRST_BATCH_BYTES);
+    for (const h of hashes) h.drop();
   });
 
   it('gives no checksum for a dropped hash or one the stopped thread held, and starts a new thread after', async () => {
