@@ -27,7 +27,7 @@ describe('a download whose binary cannot be read', () => {
   });
   afterAll(() => s.stop());
 
-  it.each([{}, { Range: 'bytes=10-20' }])('answers an error without the file headers (%o)', async (headers) => {
+  it.each<Record<string, string>>([{}, { Range: 'bytes=10-20' }])('answers an error without the file headers (%o)', async (headers) => {
     const res = await fetchRaw(s, `/api/v2/sec/share/${shareId}/file/${fid}`, { headers: { 'Service-Auth': token, ...headers } });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
