@@ -92,19 +92,6 @@ export const streamBody = async (res: Response, open: () => Readable | Buffer | 
   }
 };
 
-/** `streamBody` with positioned reads: a binary that cannot be opened or read before the head is sent gets a status. */
-const pumpBody = async (res: Response, opening: Promise<BinaryReader>, start: number, end: number, log: Logger): Promise<void> => {
-  const reader = await opening.catch((e: unknown) => failBeforeHead(res, e));
-  try {
-    await pump(res, reader, start, end);
-  } catch (e) {
-    if (res.destroyed) return;
-    if (!res.headersSent) failBeforeHead(res, e);
-    log.warn('Sending a file failed after it started', { error: String(e) });
-    res.destroy();
-  }
-};
-
 /** A type that is no plain `type/subtype[; params]` (older rows may hold anything) is sent as bytes. */
 const headerSafeType = (type: string): string =>
   /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[\x20-\x7e]*)?$/.test(type) ? type : 'application/octet-stream';
@@ -146,7 +133,12 @@ export const sendFile = async (req: Request, res: Response, file: SendableFile, 
     return;
   }
   const { start, end } = body;
-  const reader = file.openReader?.();
-  if (reader) await pumpBody(res, reader, start, end, log);
-  else await streamBody(res, () => file.open(start, end), log);
+  await streamBody(
+    res,
+    () => {
+      const reader = file.openReader?.();
+      return reader ? reader.then((r) => pump(res, r, start, end)) : file.open(start, end);
+    },
+    log,
+  );
 };

@@ -79,6 +79,11 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
   const free: ArrayBuffer[] = [];
   let nextId = 1;
 
+  /** Keeps a full-size batch for reuse, up to `MAX_BATCHES_OUT` of them. */
+  const recycle = (b: ArrayBuffer): void => {
+    if (b.byteLength === BATCH_BYTES && free.length < MAX_BATCHES_OUT) free.push(b);
+  };
+
   const end = (r: Running): void => {
     if (running === r) running = undefined;
     for (const resolve of r.waiting.values()) resolve(undefined);
@@ -117,7 +122,7 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
     worker.on('message', (m: FromThread) => {
       if ('back' in m) {
         r.out -= 1;
-        if (m.back.byteLength === BATCH_BYTES && free.length < MAX_BATCHES_OUT) free.push(m.back);
+        recycle(m.back);
         if (r.out < MAX_BATCHES_OUT) for (const go of r.blocked.splice(0)) go();
         return;
       }
@@ -203,7 +208,7 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
         drop() {
           if (done) return;
           done = true;
-          if (batch?.length === BATCH_BYTES && free.length < MAX_BATCHES_OUT) free.push(batch.buffer as ArrayBuffer);
+          if (batch) recycle(batch.buffer as ArrayBuffer);
           batch = undefined;
           send(r, { id, drop: true });
         },

@@ -150,16 +150,18 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
     return st.size;
   };
 
-  const openForAppend = async (ref: BinaryRef, offset: number) => {
+  /** Opens the file of `ref`, never through a link; ENOENT is the caller's to map. */
+  const openLocated = async (ref: BinaryRef, flags: number) => {
     const path = await locate(ref);
-    try {
-      return await open(path, O_WRONLY | O_NOFOLLOW | (offset === 0 ? O_CREAT : 0), FILE_MODE);
-    } catch (e) {
-      if (errno(e) === 'ENOENT') throw offsetConflict(offset, 0);
-      if (errno(e) === 'ELOOP') throw refuse(ref.location, 'a symbolic link');
-      throw e;
-    }
+    return open(path, flags | O_NOFOLLOW, FILE_MODE).catch((e: unknown) => {
+      throw errno(e) === 'ELOOP' ? refuse(ref.location, 'a symbolic link') : e;
+    });
   };
+
+  const openForAppend = (ref: BinaryRef, offset: number) =>
+    openLocated(ref, O_WRONLY | (offset === 0 ? O_CREAT : 0)).catch((e: unknown) => {
+      throw errno(e) === 'ENOENT' ? offsetConflict(offset, 0) : e;
+    });
 
   const removeEmptyFolders = async (dirs: string[]): Promise<void> => {
     for (const dir of dirs.reverse()) {
@@ -217,11 +219,8 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
     },
 
     async openReader(ref) {
-      const path = await locate(ref);
       // O_NONBLOCK: opening a named pipe put in place of a file must not wait for a writer
-      const fh = await open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch((e: unknown) => {
-        throw errno(e) === 'ELOOP' ? refuse(ref.location, 'a symbolic link') : e;
-      });
+      const fh = await openLocated(ref, O_RDONLY | O_NONBLOCK);
       if (!(await fh.stat()).isFile()) {
         await fh.close();
         throw refuse(ref.location, 'not a regular file');
