@@ -31,7 +31,7 @@ export const benchGateway = async (): Promise<Scenario> => {
   const mpd = await startMpd();
   const started: Started[] = [];
   try {
-    // Pier as in every scenario: `node dist/server/cli.js` with its configuration file
+    // Pier as in every scenario: started as `npm run serve` starts it, with its configuration file
     const pier = await startPier('file-system', tmpdir(), {}, {
       player: { access: settings.gatewayAccess, connections: { default: { host: '127.0.0.1', port: mpd.port, 'max-connections': 8 } } },
     });

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureElectron } from './electron-runtime.mjs';
+import { serverNodeFlags } from './server-node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -56,8 +57,9 @@ if ('path' in electron) {
   // dist/main/index.js), so the app's name and version are Pier's own.
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
-  run(electron.path, [root, ...args], env);
+  // The server runs in the main process: it gets the server's Node flags as V8 flags.
+  run(electron.path, [`--js-flags=${serverNodeFlags().join(' ')}`, root, ...args], env);
 } else {
   console.log(`No Electron runtime: ${electron.reason}. Running the headless server instead.`);
-  run(process.execPath, [requireBuilt('dist/server/cli.js'), ...args]);
+  run(process.execPath, [...serverNodeFlags(), requireBuilt('dist/server/cli.js'), ...args]);
 }

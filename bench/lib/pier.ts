@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import { startNode, type Started } from './process.js';
 import { settings } from './settings.js';
 
@@ -24,7 +25,8 @@ export interface PierProcess extends Started {
 }
 
 /**
- * Pier from `dist/` in its own process, with the file-system or the database
+ * Pier from `dist/` in its own process, started as `npm run serve` starts it
+ * (with its Node flags), with the file-system or the database
  * (SQLite) store and otherwise its defaults (checksums included) apart from
  * rate and size limits, the given `limits` and `more`. With
  * `BENCH_PROFILE=<dir>` it runs under `node --cpu-prof` and writes a profile
@@ -60,7 +62,7 @@ export const startPier = async (
   };
   const file = join(dataDir, 'bench.json');
   writeFileSync(file, JSON.stringify(config));
-  const node: string[] = [];
+  const node: string[] = serverNodeFlags();
   if (settings.profileDir) {
     mkdirSync(settings.profileDir, { recursive: true });
     node.push('--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`, `--cpu-prof-name=pier-${store}-${Date.now()}.cpuprofile`);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -21,7 +22,8 @@ test('launch, first start, tray state, the window shows /app, quit stops the ser
   const rootArgs = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
   const app = await electron.launch({
     executablePath: electronPath(),
-    args: [...rootArgs, root, `--pier-user-data=${userData}`],
+    // as `npm start` launches it
+    args: [...rootArgs, `--js-flags=${serverNodeFlags().join(' ')}`, root, `--pier-user-data=${userData}`],
     cwd: root,
   });
   try {

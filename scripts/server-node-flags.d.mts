@@ -1,0 +1,2 @@
+export function nodeFlagsOf(serve: string): string[];
+export function serverNodeFlags(): string[];
