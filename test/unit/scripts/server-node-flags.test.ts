@@ -13,7 +13,7 @@ describe('the Node flags of the server process', () => {
     }
   });
 
-  it("of this project give the server a young generation of 1 MiB per semi-space", () => {
-    expect(serverNodeFlags()).toContain('--max-semi-space-size=1');
+  it('of this project give the server a young generation of 1 MiB per semi-space and an old generation that grows to twice what it holds', () => {
+    expect(serverNodeFlags()).toEqual(['--max-semi-space-size=1', '--heap-growing-percent=100']);
   });
 });
