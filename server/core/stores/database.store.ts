@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { BinaryRef, BinaryStore } from './binary-store.js';
-import { asBuffer, joinParts, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
+import { asBuffer, joinInto, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
 
 export interface DatabaseStoreOptions {
   id: string;
@@ -133,10 +133,13 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
       const head = partial ? await chunkData(ref.fileId, partial.nr) : undefined;
       let nextNr = last === undefined ? 0 : last.nr + 1;
       let pendingHead = head;
+      // Pieces made of several parts are copied into one buffer per call: a
+      // piece is joined only after the one before it has been written.
+      let staging: Buffer | undefined;
+      const join = (parts: Buffer[]): Buffer => (parts.length === 1 ? parts[0]! : joinInto(parts, (staging ??= Buffer.allocUnsafeSlow(chunkSize))));
       return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, async (parts) => {
-        const piece = joinParts(parts);
         if (pendingHead && partial) {
-          const whole = Buffer.concat([pendingHead, piece]);
+          const whole = join([pendingHead, ...parts]);
           pendingHead = undefined;
           await db
             .updateTable('file_chunks')
@@ -146,6 +149,7 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
             .execute();
           return;
         }
+        const piece = join(parts);
         await db
           .insertInto('file_chunks')
           .values({ file_id: ref.fileId, chunk_nr: nextNr, chunk_len: piece.length, chunk_data: piece })

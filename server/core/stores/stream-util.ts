@@ -38,6 +38,13 @@ export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: num
 /** The parts of a piece as one Buffer (no copy when there is one part). */
 export const joinParts = (parts: Buffer[]): Buffer => (parts.length === 1 ? parts[0]! : Buffer.concat(parts));
 
+/** The parts copied into `into`, which must have room for them all; a view of `into`. */
+export const joinInto = (parts: Buffer[], into: Buffer): Buffer => {
+  let at = 0;
+  for (const p of parts) at += p.copy(into, at);
+  return into.subarray(0, at);
+};
+
 /**
  * Regroups a byte stream into pieces of exactly `size` bytes (the last one
  * may be shorter), starting with `first` bytes for the first piece (to fill
