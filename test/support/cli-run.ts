@@ -54,3 +54,13 @@ export const waitFor = async (what: () => RegExpExecArray | null, ms = 20_000): 
 
 /** The URL a started server prints. */
 export const running = (r: CliRun): Promise<string> => waitFor(() => /Pier is running at (http:\/\/\S+)\/app/.exec(r.out())).then((m) => m[1]!);
+
+/** Logs in as the first admin, whose generated password a started server printed. */
+export const loginFirstAdmin = (r: CliRun, url: string): Promise<Response> => {
+  const [, password] = /password: +(\S+)/.exec(r.out())!;
+  return fetch(`${url}/api/v2/open/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password }),
+  });
+};

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run, running, projectRoot, type CliRun } from '../../support/cli-run.js';
+import { loginFirstAdmin, run, running, projectRoot, type CliRun } from '../../support/cli-run.js';
 
 const cli = join(projectRoot, 'dist/server/cli.js');
 
@@ -45,12 +45,7 @@ describe('modules a configuration does not use', () => {
       SERVICE_BACKEND_FILES_STORES_FILESYSTEM_ENABLED: String(store === 'filesystem'),
     });
     const url = await running(r);
-    const [, password] = /password: +(\S+)/.exec(r.out())!;
-    const login = await fetch(`${url}/api/v2/open/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account: 'admin', password }),
-    });
+    const login = await loginFirstAdmin(r, url);
     expect(login.status).toBe(200);
     const loaded = readFileSync(list, 'utf8').split('\n');
     // the hook sees every module: the server's own and the packages it does use

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { npmServe, projectRoot, running, type CliRun } from '../../support/cli-run.js';
+import { loginFirstAdmin, npmServe, projectRoot, running, type CliRun } from '../../support/cli-run.js';
 
 /** A module for `--import` that writes the largest young-generation size seen, every 20 ms, to `file`. */
 const recordYoungGeneration = (dir: string, file: string): string => {
@@ -45,12 +45,7 @@ describe('the server process started by npm run serve', () => {
       SERVICE_BIND_ADDRESS: '127.0.0.1',
     });
     const url = await running(r);
-    const [, password] = /password: +(\S+)/.exec(r.out())!;
-    const login = await fetch(`${url}/api/v2/open/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ account: 'admin', password }),
-    });
+    const login = await loginFirstAdmin(r, url);
     const { token } = (await login.json()) as { token: string };
     for (let i = 0; i < 100; i++) {
       const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${url}/api/v2/sec/share/search`, { headers: { 'Service-Auth': token } })));
