@@ -56,7 +56,8 @@ export interface AppParts {
 }
 
 export const buildApp = async (config: Config, log: Logger, clock: Clock, parts: AppParts = {}): Promise<App> => {
-  const db = await openDatabase(config.backend.jdbc, log.child('db'));
+  const files = config.backend.files;
+  const db = await openDatabase(config.backend.jdbc, log.child('db'), { fileChunks: files.stores[files.defaultStore]?.type === 'default-database' });
   let stores: StoreRegistry;
   try {
     await migrateToLatest(db, log.child('db'));
