@@ -164,15 +164,15 @@ export const writeChecksum = async (db: Db, fileId: string, checksum: string): P
   return Number(r.numUpdatedRows) > 0;
 };
 
-/** Deletes the metadata row and, by cascade, its share-file row. The binary is the caller's. */
-export const deleteFileRows = async (db: Db, fileId: string): Promise<void> => {
-  await db.deleteFrom('share_files').where('file_id', '=', fileId).execute();
-  await db.deleteFrom('file_meta').where('file_id', '=', fileId).execute();
-};
-
 /** Deletes the metadata row alone. The binary is the caller's. */
 export const deleteFileMeta = async (db: Db, fileId: string): Promise<void> => {
   await db.deleteFrom('file_meta').where('file_id', '=', fileId).execute();
+};
+
+/** Deletes the share-file rows of a binary, then its metadata row. The binary is the caller's. */
+export const deleteFileRows = async (db: Db, fileId: string): Promise<void> => {
+  await db.deleteFrom('share_files').where('file_id', '=', fileId).execute();
+  await deleteFileMeta(db, fileId);
 };
 
 /** The store and location of a binary whose metadata row exists. */
