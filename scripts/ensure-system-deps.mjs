@@ -25,6 +25,8 @@ const PACKAGES = [
   'chromium',
   // self-signed certificates for the SMTP TLS tests
   'openssl',
+  // Info-ZIP reads back the ZIPs Pier writes
+  'unzip',
 ];
 
 const installCommand = (pkgs) =>

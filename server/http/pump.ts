@@ -8,22 +8,11 @@
  * to read ahead gains nothing.
  */
 import type { ServerResponse } from 'node:http';
+import { endOut, writeOut } from '../common/write-out.js';
 import type { BinaryReader } from '../core/stores/binary-store.js';
 
 /** The size of one read. */
 export const PUMP_BYTES = 1024 * 1024;
-
-/** Writes `chunk`; resolves once the socket took it (the buffer may then be reused), rejects when the response closed first. */
-const send = (res: ServerResponse, chunk: Buffer): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const closed = () => reject(new Error('The client went away.'));
-    res.once('close', closed);
-    res.write(chunk, (e) => {
-      res.off('close', closed);
-      if (e) reject(e);
-      else resolve();
-    });
-  });
 
 /**
  * Sends `[start, end)` from `reader` and ends `res`; always closes the
@@ -38,9 +27,9 @@ export const pump = async (res: ServerResponse, reader: BinaryReader, start: num
       if (n === 0) throw new Error(`The binary ended at byte ${position} of ${end}.`);
       position += n;
       if (res.destroyed) throw new Error('The client went away.');
-      await send(res, buffer.subarray(0, n));
+      await writeOut(res, buffer.subarray(0, n));
     }
-    await new Promise<void>((resolve, reject) => res.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await endOut(res);
   } finally {
     await reader.close();
   }

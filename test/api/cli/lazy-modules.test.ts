@@ -1,5 +1,5 @@
 // A default server (file system or database store, SQLite, no mail, no player)
-// loads none of the AWS SDK, sharp, nodemailer, archiver, the network database
+// loads none of the AWS SDK, sharp, nodemailer, the network database
 // drivers and yaml at start: tens of MB of memory for parts it never uses.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
   return pathToFileURL(join(dir, 'record.mjs')).href;
 };
 
-const heavy = ['@aws-sdk/client-s3', 'sharp', 'nodemailer', 'archiver', 'pg', 'mysql2', 'yaml'];
+const heavy = ['@aws-sdk/client-s3', 'sharp', 'nodemailer', 'pg', 'mysql2', 'yaml'];
 
 describe('modules a configuration does not use', () => {
   let dir: string;

@@ -1,0 +1,24 @@
+import type { Writable } from 'node:stream';
+
+/**
+ * Writes `chunk` to `out` and resolves once `out` has taken it, so that the
+ * caller may fill the same buffer again: sockets, HTTP responses and file
+ * streams call back only when their bytes are handed to the system. Rejects
+ * when `out` fails or closes first.
+ */
+export const writeOut = (out: Writable, chunk: Buffer): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const closed = () => reject(new Error('The client went away.'));
+    out.once('close', closed);
+    out.write(chunk, (e) => {
+      out.off('close', closed);
+      if (e) reject(e);
+      else resolve();
+    });
+  });
+
+/** Ends `out`; resolves once everything written is flushed. */
+export const endOut = (out: Writable): Promise<void> =>
+  new Promise((resolve, reject) => {
+    out.end((e?: Error | null) => (e ? reject(e) : resolve()));
+  });

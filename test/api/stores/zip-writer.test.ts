@@ -1,0 +1,201 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { writeZip, type ZipEntry } from '../../../server/core/downloads/zip-writer.js';
+import type { FileRecord } from '../../../server/core/shares/share.repository.js';
+import type { BinaryStore, StoreRegistry } from '../../../server/core/stores/binary-store.js';
+import { createFileSystemStore } from '../../../server/core/stores/filesystem.store.js';
+
+interface Entry {
+  name: string;
+  method: number;
+  size: number;
+  compressed: number;
+  crc: number;
+  offset: number;
+  data?: Buffer;
+}
+
+/** Every entry of a ZIP through yauzl (which checks sizes and, for the entries it reads, the CRC). */
+const readZip = (zf: yauzl.ZipFile, readData: (e: yauzl.Entry) => boolean): Promise<Entry[]> =>
+  new Promise((resolve, reject) => {
+    const out: Entry[] = [];
+    zf.on('error', reject);
+    zf.on('end', () => resolve(out));
+    zf.on('entry', (e: yauzl.Entry) => {
+      const entry: Entry = {
+        name: e.fileName,
+        method: e.compressionMethod,
+        size: e.uncompressedSize,
+        compressed: e.compressedSize,
+        crc: e.crc32,
+        offset: e.relativeOffsetOfLocalHeader,
+      };
+      out.push(entry);
+      if (!readData(e)) return zf.readEntry();
+      zf.openReadStream(e, (err, rs) => {
+        if (err) return reject(err);
+        const chunks: Buffer[] = [];
+        rs.on('data', (c: Buffer) => chunks.push(c));
+        rs.on('error', reject);
+        rs.on('end', () => {
+          entry.data = Buffer.concat(chunks);
+          zf.readEntry();
+        });
+      });
+    });
+    zf.readEntry();
+  });
+
+const options = { lazyEntries: true, strictFileNames: true, validateEntrySizes: true } as const;
+
+describe('writeZip: a streamed ZIP from the stores', () => {
+  let dir: string;
+  let fsStore: BinaryStore;
+  let registry: StoreRegistry;
+  let n = 0;
+
+  /** A file in the file-system store; the registry also offers it without positioned reads as `streamed`. */
+  const add = async (filename: string, mimetype: string, bytes: Buffer, store = 'files'): Promise<FileRecord> => {
+    const fileId = `f${++n}`;
+    const location = await fsStore.create(fileId, { shareId: 's', shareName: 'zip', fileName: filename });
+    await fsStore.append({ fileId, location }, 0, Readable.from([bytes]), bytes.length);
+    return { id: fileId, shareId: 's', fileId, filename, mimetype, length: bytes.length, storedSize: bytes.length, checksum: '', created: Date.UTC(2026, 10, 23, 12, 30, 10), store, ref: { fileId, location } };
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pier-zip-'));
+    fsStore = await createFileSystemStore({ id: 'files', directory: join(dir, 'store'), cleanEmptyDirs: false });
+    // the same files read as a stream, as from the database and S3 stores
+    const streamed: BinaryStore = { ...fsStore, id: 'streamed', openReader: undefined };
+    const zeros: BinaryStore = {
+      ...fsStore,
+      id: 'zeros',
+      openReader: async () => ({
+        read: async (into) => into.fill(0).length,
+        close: async () => undefined,
+      }),
+    };
+    registry = { defaultStore: fsStore, get: (id) => ({ files: fsStore, streamed, zeros })[id], all: () => [fsStore, streamed, zeros] };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes stored and deflated entries that yauzl and Info-ZIP read back byte for byte', async () => {
+    const text = Buffer.from('All work and no play makes Jack a dull boy.\n'.repeat(5000));
+    const photo = randomBytes(3 * 1024 * 1024 + 12_345);
+    const odd = randomBytes(70 * 1024);
+    const files: [string, FileRecord, Buffer][] = [];
+    for (const store of ['files', 'streamed']) {
+      files.push([`${store}-empty.txt`, await add('empty.txt', 'text/plain', Buffer.alloc(0), store), Buffer.alloc(0)]);
+      files.push([`${store}-notes.txt`, await add('notes.txt', 'text/plain', text, store), text]);
+      files.push([`${store}-photo.jpg`, await add('photo.jpg', 'image/jpeg', photo, store), photo]);
+      files.push([`${store}-ünï cødé.bin`, await add('x.bin', 'application/octet-stream', odd, store), odd]);
+    }
+    const path = join(dir, 'mixed.zip');
+    const out = createWriteStream(path);
+    await writeZip(files.map(([name, file]) => ({ name, file })), registry, out);
+    await finished(out);
+
+    const zip = readFileSync(path);
+    const zf = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(zip, options, (e, z) => (e ? reject(e) : resolve(z))));
+    const entries = await readZip(zf, () => true);
+    expect(entries.map((e) => e.name)).toEqual(files.map(([name]) => name));
+    for (const [i, [, , bytes]] of files.entries()) {
+      expect(entries[i]!.data!.equals(bytes)).toBe(true);
+      expect(entries[i]!.crc).toBe(crc32(bytes));
+    }
+    // text is deflated and shrinks; the photo and random bytes are stored
+    expect(entries.map((e) => e.method)).toEqual([0, 8, 0, 0, 0, 8, 0, 0]);
+    expect(entries[1]!.compressed).toBeLessThan(text.length / 10);
+
+    const infoZip = spawnSync('unzip', ['-t', path], { encoding: 'utf8' });
+    expect(infoZip.error).toBeUndefined();
+    expect(infoZip.stdout).toContain('No errors detected');
+    expect(infoZip.status).toBe(0);
+    // the local time of the file's creation, to the two seconds MS-DOS keeps
+    const listed = spawnSync('unzip', ['-Z', '-T', path, 'files-notes.txt'], { encoding: 'utf8' });
+    const created = new Date(Date.UTC(2026, 10, 23, 12, 30, 10));
+    const stamp = `${created.getFullYear()}${String(created.getMonth() + 1).padStart(2, '0')}${String(created.getDate()).padStart(2, '0')}.${String(created.getHours()).padStart(2, '0')}${String(created.getMinutes()).padStart(2, '0')}10`;
+    expect(listed.stdout).toContain(stamp);
+    expect(listed.stdout).toContain('-rw-r--r--');
+  });
+
+  it('writes ZIP64 sizes and offsets for a file of more than 4 GiB', async () => {
+    const bigSize = 2 ** 32 + 10;
+    // 4 GiB of zeros, read as from a file: a sparse file would cost seconds of the kernel's zeroing
+    const big = { ...(await add('big.mp4', 'video/mp4', Buffer.alloc(0))), store: 'zeros', length: bigSize };
+    const after = Buffer.from('after the big one\n'.repeat(100));
+    const small = await add('after.txt', 'text/plain', after);
+
+    // keep the archive's structure and count the runs of zeros instead of storing them
+    const zeros = Buffer.alloc(1024 * 1024);
+    const parts: { at: number; zeros?: number; bytes?: Buffer }[] = [];
+    let length = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        if (chunk.length <= zeros.length && chunk.equals(zeros.subarray(0, chunk.length))) {
+          const last = parts.at(-1);
+          if (last?.zeros !== undefined) last.zeros += chunk.length;
+          else parts.push({ at: length, zeros: chunk.length });
+        } else parts.push({ at: length, bytes: Buffer.from(chunk) });
+        length += chunk.length;
+        cb();
+      },
+    });
+    await writeZip([{ name: 'big.mp4', file: big }, { name: 'after.txt', file: small }] satisfies ZipEntry[], registry, sink);
+    expect(parts.filter((p) => p.zeros !== undefined).map((p) => p.zeros)).toEqual([bigSize]);
+
+    const reader = new (class extends yauzl.RandomAccessReader {
+      override _readStreamForRange(start: number, end: number): Readable {
+        const out: Buffer[] = [];
+        for (const p of parts) {
+          const size = p.zeros ?? p.bytes!.length;
+          const from = Math.max(start, p.at);
+          const to = Math.min(end, p.at + size);
+          if (from < to) out.push(p.bytes ? p.bytes.subarray(from - p.at, to - p.at) : Buffer.alloc(to - from));
+        }
+        return Readable.from(out);
+      }
+    })();
+    const zf = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromRandomAccessReader(reader, length, options, (e, z) => (e ? reject(e) : resolve(z))));
+    const entries = await readZip(zf, (e) => e.fileName === 'after.txt');
+
+    let crc = 0;
+    for (let left = bigSize; left > 0; left -= zeros.length) crc = crc32(zeros.subarray(0, Math.min(left, zeros.length)), crc);
+    expect(entries[0]).toMatchObject({ name: 'big.mp4', method: 0, size: bigSize, compressed: bigSize, crc, offset: 0 });
+    expect(entries[1]).toMatchObject({ name: 'after.txt', method: 8, size: after.length, crc: crc32(after) });
+    expect(entries[1]!.offset).toBeGreaterThan(2 ** 32);
+    expect(entries[1]!.data!.equals(after)).toBe(true);
+  }, 60_000);
+
+  it('rejects when a file ends before its recorded length', async () => {
+    for (const store of ['files', 'streamed']) {
+      const file = await add('short.bin', 'application/octet-stream', randomBytes(5000), store);
+      file.length = 9000;
+      const out = createWriteStream(join(dir, `short-${store}.zip`));
+      await expect(writeZip([{ name: 'short.bin', file }], registry, out)).rejects.toThrow('The binary ended at byte 5000 of 9000.');
+      out.destroy();
+    }
+  });
+
+  it('stops when the receiver goes away', async () => {
+    const file = await add('long.bin', 'application/octet-stream', randomBytes(8 * 1024 * 1024));
+    let taken = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        taken += chunk.length;
+        if (taken > 2 * 1024 * 1024) this.destroy();
+        else cb();
+      },
+    });
+    await expect(writeZip([{ name: 'long.bin', file }], registry, sink)).rejects.toThrow();
+    expect(taken).toBeLessThan(4 * 1024 * 1024);
+  });
+});
