@@ -25,8 +25,9 @@ const PACKAGES = [
   'chromium',
   // self-signed certificates for the SMTP TLS tests
   'openssl',
-  // Info-ZIP reads back the ZIPs Pier writes
+  // Info-ZIP and libarchive (bsdtar, which also reads a ZIP as a stream) read back the ZIPs Pier writes
   'unzip',
+  'libarchive-tools',
 ];
 
 const installCommand = (pkgs) =>

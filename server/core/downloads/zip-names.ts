@@ -1,9 +1,10 @@
 /**
  * ZIP entry names that cannot escape the archive root and never collide:
  * {@link cleanName} first (no control or bidi characters), then separators
- * (`/`, `\`, and their fullwidth and small forms, which extractors with a
- * best-fit code page turn back into separators) and the characters Windows
- * refuses become `_`, runs of dots become one dot (no `..` anywhere), leading
+ * (`/`, `\`, and their fullwidth, small and mathematical forms, which
+ * extractors with a best-fit code page turn back into separators) and the
+ * characters Windows refuses become `_`, dot leaders and other full stops
+ * become dots, runs of dots become one dot (no `..` anywhere), leading
  * dots and trailing dots or spaces go, and a repeated name (compared
  * case-insensitively, as many file systems do) gets ` (1)`, ` (2)`, ...
  * before its extension.
@@ -11,6 +12,11 @@
 import { cleanName } from '../uploads/file-name.js';
 
 const MAX_BYTES = 240;
+
+/** Separators, the characters Windows refuses in names, and the slashes a best-fit code page maps to `/` or `\`. */
+const SEPARATOR_LIKE = /[/\\<>:"|?*\uff0f\uff3c\ufe68\u2215\u2216\u2044\u29f8\u29f9]/g;
+/** Dot leaders and full stops of other widths, which become dots (and so cannot form a hidden `..`). */
+const DOT_LIKE = /[\u2024\u2025\uff0e\ufe52]/g;
 
 const truncateUtf8 = (s: string, maxBytes: number): string => {
   let out = '';
@@ -27,7 +33,8 @@ const truncateUtf8 = (s: string, maxBytes: number): string => {
 /** One safe path component (no directories), never empty. */
 export const safeEntryName = (name: string, fallback: string): string => {
   let s = cleanName(name)
-    .replace(/[/\\<>:"|?*\uff0f\uff3c\ufe68]/g, '_')
+    .replace(SEPARATOR_LIKE, '_')
+    .replace(DOT_LIKE, '.')
     .replace(/\.{2,}/g, '.')
     .trim()
     .replace(/^\.+/, '')

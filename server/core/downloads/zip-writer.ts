@@ -3,11 +3,15 @@
  * time with back-pressure, ZIP64 when needed. Memory stays constant whatever
  * the number and size of the files: a store that offers positioned reads is
  * read into one buffer that is filled again only once `out` has taken its
- * bytes; other stores are streamed chunk by chunk. Each entry is written as
- * local header, data and data descriptor (its CRC is known only at the end),
- * and the central directory follows the last entry. When `out` fails or
- * closes early (the client went away), the read stops and the archive is
- * abandoned.
+ * bytes; other stores are streamed chunk by chunk.
+ *
+ * A stored entry has its CRC and sizes in its local header, so that a reader
+ * that streams the archive (libarchive, Java's ZipInputStream) knows where
+ * it ends: a stored file larger than what was read to choose the method is
+ * read twice, once for its CRC. Only a deflated entry, whose end the deflate
+ * stream marks itself, is followed by a data descriptor. The central
+ * directory follows the last entry. When `out` fails or closes early (the
+ * client went away), the read stops and the archive is abandoned.
  */
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -51,6 +55,8 @@ const EXTERNAL_ATTRS = (0o100644 << 16) >>> 0;
 interface Written {
   name: Buffer;
   method: number;
+  /** CRC and sizes follow the data (deflated entries) instead of being in the local header */
+  descriptor: boolean;
   time: number;
   date: number;
   crc: number;
@@ -75,25 +81,33 @@ const writeU64 = (b: Buffer, value: number, at: number): void => {
   b.writeUInt32LE(Math.floor(value / 2 ** 32), at + 4);
 };
 
+const flagsOf = (e: Written): number => FLAG_UTF8 | (e.descriptor ? FLAG_DATA_DESCRIPTOR : 0);
+
 const localHeader = (e: Written): Buffer => {
   const extra = e.zip64 ? 20 : 0;
   const b = Buffer.alloc(30 + e.name.length + extra);
   b.writeUInt32LE(0x04034b50, 0);
   b.writeUInt16LE(e.zip64 ? VERSION_ZIP64 : VERSION_DEFAULT, 4);
-  b.writeUInt16LE(FLAG_DATA_DESCRIPTOR | FLAG_UTF8, 6);
+  b.writeUInt16LE(flagsOf(e), 6);
   b.writeUInt16LE(e.method, 8);
   b.writeUInt16LE(e.time, 10);
   b.writeUInt16LE(e.date, 12);
-  // CRC and sizes follow in the data descriptor; ZIP64 marks them as such
-  b.writeUInt32LE(e.zip64 ? MAX32 : 0, 18);
-  b.writeUInt32LE(e.zip64 ? MAX32 : 0, 22);
+  // with a descriptor, CRC and sizes are 0 here; ZIP64 moves the sizes into the extra field
+  b.writeUInt32LE(e.descriptor ? 0 : e.crc, 14);
+  b.writeUInt32LE(e.zip64 ? MAX32 : e.descriptor ? 0 : e.compressed, 18);
+  b.writeUInt32LE(e.zip64 ? MAX32 : e.descriptor ? 0 : e.size, 22);
   b.writeUInt16LE(e.name.length, 26);
   b.writeUInt16LE(extra, 28);
   e.name.copy(b, 30);
   if (e.zip64) {
-    // ZIP64 extra field with both sizes, zero until the descriptor
-    b.writeUInt16LE(0x0001, 30 + e.name.length);
-    b.writeUInt16LE(16, 32 + e.name.length);
+    // ZIP64 extra field: size and compressed size, zero when a descriptor follows
+    const at = 30 + e.name.length;
+    b.writeUInt16LE(0x0001, at);
+    b.writeUInt16LE(16, at + 2);
+    if (!e.descriptor) {
+      writeU64(b, e.size, at + 4);
+      writeU64(b, e.compressed, at + 12);
+    }
   }
   return b;
 };
@@ -119,7 +133,7 @@ const centralRecord = (e: Written): Buffer => {
   b.writeUInt32LE(0x02014b50, 0);
   b.writeUInt16LE(VERSION_MADE_BY, 4);
   b.writeUInt16LE(extra ? VERSION_ZIP64 : VERSION_DEFAULT, 6);
-  b.writeUInt16LE(FLAG_DATA_DESCRIPTOR | FLAG_UTF8, 8);
+  b.writeUInt16LE(flagsOf(e), 8);
   b.writeUInt16LE(e.method, 10);
   b.writeUInt16LE(e.time, 12);
   b.writeUInt16LE(e.date, 14);
@@ -178,49 +192,65 @@ const endRecords = (count: number, dirOffset: number, dirSize: number): Buffer =
   return Buffer.concat(parts);
 };
 
-/** The bytes of one file, chunk by chunk; a chunk may be overwritten by the next call to `next`. */
-interface EntrySource {
+/** One pass over the bytes of a file, chunk by chunk; a chunk may be overwritten by the next call to `next`. */
+interface Pass {
   next(): Promise<Buffer | undefined>;
+}
+
+/** A file to read once or twice; `close` ends any pass and frees what the file holds. */
+interface EntryInput {
+  pass(): Pass;
   close(): Promise<void>;
 }
 
 const endedEarly = (at: number, length: number): Error => new Error(`The binary ended at byte ${at} of ${length}.`);
 
-/** Fills `buffer` by positioned reads: every chunk but the last is the whole buffer. */
-const readerSource = (reader: BinaryReader, length: number, buffer: Buffer): EntrySource => {
-  let position = 0;
-  return {
-    async next() {
-      const want = Math.min(buffer.length, length - position);
-      if (want <= 0) return undefined;
-      let filled = 0;
-      while (filled < want) {
-        const n = await reader.read(buffer.subarray(filled, want), position + filled);
-        if (n === 0) throw endedEarly(position + filled, length);
-        filled += n;
-      }
-      position += filled;
-      return buffer.subarray(0, filled);
-    },
-    close: () => reader.close(),
-  };
-};
+/** Positioned reads into `buffer`: every chunk but the last of a pass is the whole buffer. */
+const readerInput = (reader: BinaryReader, length: number, buffer: Buffer): EntryInput => ({
+  pass() {
+    let position = 0;
+    return {
+      async next() {
+        const want = Math.min(buffer.length, length - position);
+        if (want <= 0) return undefined;
+        let filled = 0;
+        while (filled < want) {
+          const n = await reader.read(buffer.subarray(filled, want), position + filled);
+          if (n === 0) throw endedEarly(position + filled, length);
+          filled += n;
+        }
+        position += filled;
+        return buffer.subarray(0, filled);
+      },
+    };
+  },
+  close: () => reader.close(),
+});
 
-const streamSource = (stream: Readable, length: number): EntrySource => {
-  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  let position = 0;
+/** A new stream from the store for each pass. */
+const streamInput = (open: () => Readable, length: number): EntryInput => {
+  let stream: Readable | undefined;
   return {
-    async next() {
-      const r = await it.next();
-      if (r.done) {
-        if (position < length) throw endedEarly(position, length);
-        return undefined;
-      }
-      position += r.value.length;
-      return r.value;
+    pass() {
+      stream?.destroy();
+      const current = open();
+      stream = current;
+      const it = current[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      let position = 0;
+      return {
+        async next() {
+          const r = await it.next();
+          if (r.done) {
+            if (position < length) throw endedEarly(position, length);
+            return undefined;
+          }
+          position += r.value.length;
+          return r.value;
+        },
+      };
     },
     close: async () => {
-      stream.destroy();
+      stream?.destroy();
     },
   };
 };
@@ -230,9 +260,14 @@ const deflater = (out: Writable) => {
   const deflate = createDeflateRaw({ level: DEFLATE_LEVEL });
   const pending: Buffer[] = [];
   let compressed = 0;
+  let failure: Error | undefined;
+  let onFailure: ((e: Error) => void) | undefined;
   deflate.on('data', (c: Buffer) => pending.push(c));
-  // a failure reaches the caller through `write` and `end`
-  deflate.on('error', () => undefined);
+  // zlib destroys itself on a failure without calling back the write it failed in
+  deflate.on('error', (e) => {
+    failure ??= e;
+    onFailure?.(e);
+  });
   const drain = async (): Promise<void> => {
     while (pending.length > 0) {
       const c = pending.shift()!;
@@ -243,7 +278,12 @@ const deflater = (out: Writable) => {
   return {
     async write(chunk: Buffer): Promise<void> {
       // the callback comes once zlib consumed the whole chunk
-      await new Promise<void>((resolve, reject) => deflate.write(chunk, (e) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) => {
+        if (failure) return reject(failure);
+        onFailure = reject;
+        deflate.write(chunk, (e) => (e ? reject(e) : resolve()));
+      });
+      onFailure = undefined;
       await drain();
     },
     async end(): Promise<number> {
@@ -256,7 +296,12 @@ const deflater = (out: Writable) => {
   };
 };
 
-/** Writes the entries as a ZIP to `out` and ends it; rejects when the archive could not be completed. */
+/**
+ * Writes the entries as a ZIP to `out` and ends it; rejects when the archive
+ * could not be completed. `out` must be done with a chunk when it calls back
+ * its write (sockets, HTTP responses and file streams are; a Transform is
+ * not), since the read buffer is filled again then.
+ */
 export const writeZip = async (entries: ZipEntry[], stores: StoreRegistry, out: Writable): Promise<void> => {
   const written: Written[] = [];
   let offset = 0;
@@ -265,75 +310,99 @@ export const writeZip = async (entries: ZipEntry[], stores: StoreRegistry, out: 
     offset += b.length;
   };
   let buffer: Buffer | undefined;
+  // a client that goes away also ends a read that is waiting for its store
+  let input: EntryInput | undefined;
+  const gone = () => void input?.close().catch(() => undefined);
+  out.once('close', gone);
 
-  for (const { name, file } of entries) {
-    const store = stores.get(file.store);
-    if (!store) throw new AppError('internal', `The store '${file.store}' of a file is not enabled.`);
-    const source = store.openReader
-      ? readerSource(await store.openReader(file.ref), file.length, (buffer ??= Buffer.allocUnsafeSlow(READ_BYTES)))
-      : streamSource(store.read(file.ref, 0, file.length), file.length);
-    let deflate: ReturnType<typeof deflater> | undefined;
-    try {
-      // the first bytes decide the method (nothing to deflate in an empty file), and are read before anything is written
-      const held: Buffer[] = [];
-      let heldBytes = 0;
-      while (heldBytes < SAMPLE_BYTES) {
-        const c = await source.next();
-        if (!c) break;
-        held.push(c);
-        heldBytes += c.length;
+  try {
+    for (const { name, file } of entries) {
+      const store = stores.get(file.store);
+      if (!store) throw new AppError('internal', `The store '${file.store}' of a file is not enabled.`);
+      if (out.destroyed) throw new Error('The client went away.');
+      input = store.openReader
+        ? readerInput(await store.openReader(file.ref), file.length, (buffer ??= Buffer.allocUnsafeSlow(READ_BYTES)))
+        : streamInput(() => store.read(file.ref, 0, file.length), file.length);
+      let deflate: ReturnType<typeof deflater> | undefined;
+      try {
+        let pass = input.pass();
+        // the first bytes decide the method (nothing to deflate in an empty file), and are read before anything is written
+        let held: Buffer[] = [];
+        let heldBytes = 0;
+        while (heldBytes < SAMPLE_BYTES) {
+          const c = await pass.next();
+          if (!c) break;
+          held.push(c);
+          heldBytes += c.length;
+        }
+        const sample = held.length === 1 ? held[0]! : Buffer.concat(held);
+        const stored = sample.length === 0 || shouldStore(file.mimetype, sample.subarray(0, SAMPLE_BYTES));
+        const entry: Written = {
+          name: Buffer.from(name, 'utf8'),
+          method: stored ? METHOD_STORE : METHOD_DEFLATE,
+          descriptor: !stored,
+          ...dosDateTime(file.created),
+          crc: 0,
+          compressed: 0,
+          size: 0,
+          offset,
+          zip64: file.length >= ZIP64_ENTRY,
+        };
+        if (stored) {
+          // the CRC first: from what is held, else from a pass of its own
+          for (const c of held) entry.crc = crc32(c, entry.crc);
+          if (heldBytes < file.length) {
+            for (let c = await pass.next(); c; c = await pass.next()) entry.crc = crc32(c, entry.crc);
+            pass = input.pass();
+            held = [];
+          }
+          entry.size = entry.compressed = file.length;
+          await put(localHeader(entry));
+          for (const c of held) await put(c);
+          for (let c = await pass.next(); c; c = await pass.next()) await put(c);
+        } else {
+          await put(localHeader(entry));
+          deflate = deflater(out);
+          const add = async (c: Buffer): Promise<void> => {
+            entry.crc = crc32(c, entry.crc);
+            entry.size += c.length;
+            await deflate!.write(c);
+          };
+          for (const c of held) await add(c);
+          for (let c = await pass.next(); c; c = await pass.next()) await add(c);
+          entry.compressed = await deflate.end();
+          offset += entry.compressed;
+          await put(dataDescriptor(entry));
+        }
+        written.push(entry);
+      } catch (e) {
+        deflate?.destroy();
+        throw e;
+      } finally {
+        const done = input;
+        input = undefined;
+        await done.close();
       }
-      const sample = held.length === 1 ? held[0]! : Buffer.concat(held);
-      const stored = sample.length === 0 || shouldStore(file.mimetype, sample.subarray(0, SAMPLE_BYTES));
-      const entry: Written = {
-        name: Buffer.from(name, 'utf8'),
-        method: stored ? METHOD_STORE : METHOD_DEFLATE,
-        ...dosDateTime(file.created),
-        crc: 0,
-        compressed: 0,
-        size: 0,
-        offset,
-        zip64: file.length >= ZIP64_ENTRY,
-      };
-      await put(localHeader(entry));
-      if (!stored) deflate = deflater(out);
-      const add = async (c: Buffer): Promise<void> => {
-        entry.crc = crc32(c, entry.crc);
-        entry.size += c.length;
-        if (deflate) await deflate.write(c);
-        else await put(c);
-      };
-      for (const c of held) await add(c);
-      for (let c = await source.next(); c; c = await source.next()) await add(c);
-      if (deflate) {
-        entry.compressed = await deflate.end();
-        offset += entry.compressed;
-      } else entry.compressed = entry.size;
-      await put(dataDescriptor(entry));
-      written.push(entry);
-    } catch (e) {
-      deflate?.destroy();
-      throw e;
-    } finally {
-      await source.close();
     }
-  }
 
-  const dirOffset = offset;
-  // the central directory in writes of about 64 KiB
-  let batch: Buffer[] = [];
-  let batchBytes = 0;
-  for (const e of written) {
-    const record = centralRecord(e);
-    batch.push(record);
-    batchBytes += record.length;
-    if (batchBytes >= 64 * 1024) {
-      await put(Buffer.concat(batch));
-      batch = [];
-      batchBytes = 0;
+    const dirOffset = offset;
+    // the central directory in writes of about 64 KiB
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    for (const e of written) {
+      const record = centralRecord(e);
+      batch.push(record);
+      batchBytes += record.length;
+      if (batchBytes >= 64 * 1024) {
+        await put(Buffer.concat(batch));
+        batch = [];
+        batchBytes = 0;
+      }
     }
+    if (batch.length > 0) await put(Buffer.concat(batch));
+    await put(endRecords(written.length, dirOffset, offset - dirOffset));
+    await endOut(out);
+  } finally {
+    out.off('close', gone);
   }
-  if (batch.length > 0) await put(Buffer.concat(batch));
-  await put(endRecords(written.length, dirOffset, offset - dirOffset));
-  await endOut(out);
 };

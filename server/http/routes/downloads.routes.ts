@@ -26,7 +26,7 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
   api.route('get', '/api/v2/sec/share/{id}/zip', secured, async (req, res) => {
     const shareId = param(req, 'id');
     const { name, entries } = await downloads.ownerZipEntries(userAccessor(res), shareId, fileSelection(req));
-    await sendZip(res, name ?? shareId, entries, downloads, dlog);
+    await sendZip(req, res, name ?? shareId, entries, downloads, dlog);
   });
 
   /**
@@ -53,6 +53,6 @@ export const downloadRoutes: RouteModule = (api, { shares, downloads, config, lo
     const pid = param(req, 'pid');
     const access = await openBytes(req, res);
     const entries = await downloads.zipEntries(access.share.id, fileSelection(req));
-    await sendZip(res, access.share.name ?? pid, entries, downloads, dlog);
+    await sendZip(req, res, access.share.name ?? pid, entries, downloads, dlog);
   });
 };

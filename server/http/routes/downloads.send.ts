@@ -48,12 +48,16 @@ export const sendStoredFile = (req: Request, res: Response, file: FileRecord, do
     openRangeCap,
   );
 
-/** Streams a ZIP named `<name>.zip` (always an attachment). */
-export const sendZip = async (res: Response, name: string, entries: ZipEntry[], downloads: DownloadService, log: Logger): Promise<void> => {
+/** Streams a ZIP named `<name>.zip` (always an attachment); HEAD gets the headers without building the archive. */
+export const sendZip = async (req: Request, res: Response, name: string, entries: ZipEntry[], downloads: DownloadService, log: Logger): Promise<void> => {
   res.status(200);
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Disposition', contentDisposition('attachment', `${safeEntryName(name, 'share')}.zip`));
   res.setHeader('Cache-Control', 'no-store');
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
   await streamBody(res, () => downloads.writeZip(entries, res), log);
 };
 

@@ -130,6 +130,22 @@ describe('ZIP downloads', () => {
     expect(res.headers.get('content-disposition')).toContain(`filename="${id}.zip"`);
   });
 
+  it('answers HEAD with the headers alone, without reading any file', async () => {
+    const share = await shareWithFiles(s, token, [{ name: 'gone.txt', content: text, type: 'text/plain' }]);
+    // the bytes are gone: building the archive would fail at once
+    await withDatabase(s, async (db) => {
+      const { file_id } = await db.selectFrom('share_files').select('file_id').where('id', '=', share.list[0]!.id).executeTakeFirstOrThrow();
+      await db.deleteFrom('file_chunks').where('file_id', '=', file_id).execute();
+    });
+    const url = `/api/v2/sec/share/${share.id}/zip`;
+    const head = await fetchRaw(s, url, { method: 'HEAD', headers: { 'Service-Auth': token } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/zip');
+    expect(head.headers.get('content-disposition')).toContain('.zip');
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    expect((await fetchRaw(s, url, { headers: { 'Service-Auth': token } })).status).toBe(500);
+  });
+
   it('answers 404 for the shares of others and 401 without a token', async () => {
     expect((await fetchRaw(s, `/api/v2/sec/share/${shareId}/zip`)).status).toBe(401);
     expect((await fetchRaw(s, `/api/v2/sec/share/unknown/zip`, { headers: { 'Service-Auth': token } })).status).toBe(404);

@@ -16,6 +16,7 @@ import { createFileSystemStore } from '../../../server/core/stores/filesystem.st
 interface Entry {
   name: string;
   method: number;
+  flags: number;
   size: number;
   compressed: number;
   crc: number;
@@ -33,6 +34,7 @@ const readZip = (zf: yauzl.ZipFile, readData: (e: yauzl.Entry) => boolean): Prom
       const entry: Entry = {
         name: e.fileName,
         method: e.compressionMethod,
+        flags: e.generalPurposeBitFlag,
         size: e.uncompressedSize,
         compressed: e.compressedSize,
         crc: e.crc32,
@@ -83,7 +85,9 @@ describe('writeZip: a streamed ZIP from the stores', () => {
         close: async () => undefined,
       }),
     };
-    registry = { defaultStore: fsStore, get: (id) => ({ files: fsStore, streamed, zeros })[id], all: () => [fsStore, streamed, zeros] };
+    // a store whose stream never gives a byte
+    const stalled: BinaryStore = { ...fsStore, id: 'stalled', openReader: undefined, read: () => new Readable({ read() {} }) };
+    registry = { defaultStore: fsStore, get: (id) => ({ files: fsStore, streamed, zeros, stalled })[id], all: () => [fsStore, streamed, zeros, stalled] };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -114,6 +118,8 @@ describe('writeZip: a streamed ZIP from the stores', () => {
     // text is deflated and shrinks; the photo and random bytes are stored
     expect(entries.map((e) => e.method)).toEqual([0, 8, 0, 0, 0, 8, 0, 0]);
     expect(entries[1]!.compressed).toBeLessThan(text.length / 10);
+    // UTF-8 names; a data descriptor only after deflated data, which marks its own end
+    expect(entries.map((e) => e.flags)).toEqual([0x800, 0x808, 0x800, 0x800, 0x800, 0x808, 0x800, 0x800]);
 
     const infoZip = spawnSync('unzip', ['-t', path], { encoding: 'utf8' });
     expect(infoZip.error).toBeUndefined();
@@ -125,6 +131,42 @@ describe('writeZip: a streamed ZIP from the stores', () => {
     const stamp = `${created.getFullYear()}${String(created.getMonth() + 1).padStart(2, '0')}${String(created.getDate()).padStart(2, '0')}.${String(created.getHours()).padStart(2, '0')}${String(created.getMinutes()).padStart(2, '0')}10`;
     expect(listed.stdout).toContain(stamp);
     expect(listed.stdout).toContain('-rw-r--r--');
+  });
+
+  it('gives a reader that streams the archive exactly its entries, whatever bytes a stored file holds', async () => {
+    // a stored file that holds what a streaming reader would take for the end of its data and a next entry
+    const name = Buffer.from('../../evil.txt');
+    const planted = Buffer.alloc(30 + name.length + 4);
+    planted.writeUInt32LE(0x04034b50, 0);
+    planted.writeUInt16LE(20, 4);
+    planted.writeUInt32LE(crc32('evil'), 14);
+    planted.writeUInt32LE(4, 18);
+    planted.writeUInt32LE(4, 22);
+    planted.writeUInt16LE(name.length, 26);
+    name.copy(planted, 30);
+    planted.write('evil', 30 + name.length);
+    const descriptor = Buffer.alloc(16);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    const smuggler = Buffer.concat([descriptor, planted, randomBytes(2 * 1024 * 1024)]);
+    const files: ZipEntry[] = [];
+    for (const store of ['files', 'streamed']) {
+      files.push({ name: `${store}-photo.jpg`, file: await add('photo.jpg', 'image/jpeg', smuggler, store) });
+      files.push({ name: `${store}-small.jpg`, file: await add('small.jpg', 'image/jpeg', smuggler.subarray(0, 5000), store) });
+      files.push({ name: `${store}-after.txt`, file: await add('after.txt', 'text/plain', Buffer.from('after\n'), store) });
+    }
+    const path = join(dir, 'smuggler.zip');
+    const out = createWriteStream(path);
+    await writeZip(files, registry, out);
+    await finished(out);
+
+    // bsdtar reading from a pipe sees only the local headers, as a download being unpacked would
+    const listed = spawnSync('bsdtar', ['-tf', '-'], { input: readFileSync(path), encoding: 'utf8' });
+    expect(listed.error).toBeUndefined();
+    expect(listed.stderr).toBe('');
+    expect(listed.stdout.split('\n').filter(Boolean)).toEqual(files.map((f) => f.name));
+    const unpacked = spawnSync('bsdtar', ['-xOf', '-', 'files-photo.jpg'], { input: readFileSync(path), maxBuffer: 8 * 1024 * 1024 });
+    expect(unpacked.status).toBe(0);
+    expect(unpacked.stdout.equals(smuggler)).toBe(true);
   });
 
   it('writes ZIP64 sizes and offsets for a file of more than 4 GiB', async () => {
@@ -197,5 +239,17 @@ describe('writeZip: a streamed ZIP from the stores', () => {
     });
     await expect(writeZip([{ name: 'long.bin', file }], registry, sink)).rejects.toThrow();
     expect(taken).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it('ends a read that waits for its store when the receiver goes away', async () => {
+    const file = { ...(await add('slow.bin', 'application/octet-stream', Buffer.alloc(10))), store: 'stalled' };
+    const sink = new Writable({
+      write(_chunk, _enc, cb) {
+        cb();
+      },
+    });
+    const zip = writeZip([{ name: 'slow.bin', file }], registry, sink);
+    setTimeout(() => sink.destroy(), 50);
+    await expect(zip).rejects.toThrow();
   });
 });

@@ -68,6 +68,13 @@ describe('ZIP entry names', () => {
     expect(safeEntryName('．．／x', 'id')).not.toMatch(/[/\\／＼﹨]/);
     expect(safeEntryName('a＼b', 'id')).toBe('a_b');
   });
+
+  it('turn division and fraction slashes into `_`, and dot leaders into one dot', () => {
+    expect(safeEntryName('..∕..∕etc', 'id')).toBe('_._etc');
+    expect(safeEntryName('a⁄b∖c⧸d⧹e', 'id')).toBe('a_b_c_d_e');
+    expect(safeEntryName('․․∕x', 'id')).toBe('_x');
+    expect(safeEntryName('a‥b．．c﹒﹒d.txt', 'id')).toBe('a.b.c.d.txt');
+  });
 });
 
 describe('names stored at upload', () => {
