@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, type Server, type ServerOptions as ServerOptionsOfHttp } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerOptions as ServerOptionsOfHttp, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from './app.js';
 import { systemClock, type Clock } from './common/clock.js';
@@ -82,6 +82,19 @@ const ensureInitialAdmin = async (app: App, config: Config, initial: InitialAdmi
 
 /** Idle keep-alive connections between requests (browsers reuse them; a slow client gets a new one). */
 const KEEP_ALIVE_MS = 5_000;
+/**
+ * An idle connection stays open this much longer than the `Keep-Alive:
+ * timeout` announced to clients. A client that sends its next request on a
+ * connection just as the server closes it sees that request fail (Node's
+ * `fetch` does not send it again), and a busy client's timers run late.
+ */
+const KEEP_ALIVE_GRACE_MS = 3_000;
+
+/** The idle keep-alive time of a connection, never more than `idle-timeout`. */
+const keepAliveMs = (limits: Config['limits']): number => Math.min(KEEP_ALIVE_MS + KEEP_ALIVE_GRACE_MS, limits.idleTimeout);
+
+/** The `Keep-Alive` header: the grace less than what the server keeps, at least a second. */
+const keepAliveHeader = (limits: Config['limits']): string => `timeout=${Math.max(1, Math.floor((keepAliveMs(limits) - KEEP_ALIVE_GRACE_MS) / 1000))}`;
 
 /**
  * Timeouts of the node:http server. No limit on a whole request: a phone on a
@@ -92,7 +105,7 @@ const KEEP_ALIVE_MS = 5_000;
 const httpOptions = (limits: Config['limits']): ServerOptionsOfHttp => ({
   requestTimeout: 0,
   headersTimeout: limits.headerTimeout,
-  keepAliveTimeout: Math.min(KEEP_ALIVE_MS, limits.idleTimeout),
+  keepAliveTimeout: keepAliveMs(limits),
   // the header timeout is checked at this interval (Node's default of 30 s would let it overrun by that much)
   connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.headerTimeout / 2)),
 });
@@ -112,6 +125,9 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       app = await buildApp(config, log, clock, { events, ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}) });
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
       const s = createHttpServer(httpOptions(config.limits), app.http.app);
+      // before the app, so that every answer announces the shorter time
+      const keepAlive = keepAliveHeader(config.limits);
+      s.prependListener('request', (_req, res: ServerResponse) => res.setHeader('Keep-Alive', keepAlive));
       // over the cap a new connection is closed at once; the timeouts reap idle ones so new clients get in
       s.maxConnections = config.limits.connections;
       limitConnectionsPerAddress(s, config.limits.connectionsPerAddress, config.trustedProxies);
