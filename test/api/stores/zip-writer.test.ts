@@ -212,6 +212,17 @@ describe('writeZip: a streamed ZIP from the stores', () => {
     let crc = 0;
     for (let left = bigSize; left > 0; left -= zeros.length) crc = crc32(zeros.subarray(0, Math.min(left, zeros.length)), crc);
     expect(entries[0]).toMatchObject({ name: 'big.mp4', method: 0, size: bigSize, compressed: bigSize, crc, offset: 0 });
+    // its local header, for readers that stream: CRC, sizes in the ZIP64 extra field, no descriptor
+    const local = parts[0]!.bytes!;
+    expect(local.readUInt32LE(0)).toBe(0x04034b50);
+    expect(local.readUInt16LE(6)).toBe(0x800);
+    expect(local.readUInt32LE(14)).toBe(crc);
+    expect([local.readUInt32LE(18), local.readUInt32LE(22)]).toEqual([0xffffffff, 0xffffffff]);
+    const extraAt = 30 + local.readUInt16LE(26);
+    expect(local.readUInt16LE(28)).toBe(20);
+    expect([local.readUInt16LE(extraAt), local.readUInt16LE(extraAt + 2)]).toEqual([1, 16]);
+    expect([Number(local.readBigUInt64LE(extraAt + 4)), Number(local.readBigUInt64LE(extraAt + 12))]).toEqual([bigSize, bigSize]);
+    expect(parts[1]!.zeros).toBe(bigSize);
     expect(entries[1]).toMatchObject({ name: 'after.txt', method: 8, size: after.length, crc: crc32(after) });
     expect(entries[1]!.offset).toBeGreaterThan(2 ** 32);
     expect(entries[1]!.data!.equals(after)).toBe(true);
