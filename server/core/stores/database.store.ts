@@ -13,6 +13,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { droppedExternalBytes } from '../../common/young-collection.js';
 import type { BinaryRef, BinaryStore } from './binary-store.js';
 import { asBuffer, joinInto, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
 
@@ -109,6 +110,8 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
         const to = Math.min(info.len, end - info.at);
         yield from === 0 && to === data.length ? data : data.subarray(from, to);
       }
+      // every row came back as a new buffer from the driver
+      droppedExternalBytes(bytes);
       i = j;
     }
   }

@@ -2,6 +2,7 @@
  * Small byte-stream helpers shared by the binary stores.
  */
 import { AppError } from '../../common/errors.js';
+import { droppedExternalBytes } from '../../common/young-collection.js';
 
 /** The error every store throws when `append` is called at the wrong offset. */
 export const offsetConflict = (offset: number, stored: number): AppError =>
@@ -18,7 +19,8 @@ export const asBuffer = (chunk: Uint8Array): Buffer =>
 /**
  * Passes `data` through until `maxBytes` are reached: the chunk that crosses
  * the limit is cut at the limit, yielded, and then `too-large` is thrown, so
- * the consumer stores exactly the bytes up to the limit.
+ * the consumer stores exactly the bytes up to the limit. The chunks of a
+ * request body are counted for young collections (`young-collection.ts`).
  */
 export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer> {
   let seen = 0;
@@ -32,6 +34,8 @@ export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: num
     }
     seen += chunk.length;
     yield chunk;
+    // the consumer is done with the chunk (it asked for the next one)
+    droppedExternalBytes(chunk.length);
   }
 }
 

@@ -1,5 +1,6 @@
-// `npm run serve` starts the server with a small young generation: V8's
-// default lets it grow to 16 MiB per semi-space, held for the process's life.
+// `npm run serve` starts the server with a small young generation (V8's
+// default lets it grow to 16 MiB per semi-space, held for the process's life),
+// and lets streams of buffers from outside V8's heap start young collections.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,24 @@ setInterval(() => {
   );
   return pathToFileURL(path).href;
 };
+
+/** A module for `--import` that writes the most memory held in array buffers, every 20 ms, to `file`. */
+const recordArrayBuffers = (dir: string, file: string): string => {
+  const path = join(dir, 'buffers.mjs');
+  writeFileSync(
+    path,
+    `import { writeFileSync } from 'node:fs';
+let max = 0;
+setInterval(() => {
+  const { arrayBuffers } = process.memoryUsage();
+  if (arrayBuffers > max) writeFileSync(${JSON.stringify(file)}, String((max = arrayBuffers)));
+}, 20).unref();
+`,
+  );
+  return pathToFileURL(path).href;
+};
+
+const MiB = 1024 * 1024;
 
 describe('the server process started by npm run serve', () => {
   let dir: string;
@@ -57,5 +76,49 @@ describe('the server process started by npm run serve', () => {
     // two semi-spaces of 1 MiB; V8's default grows to 2 × 16 MiB
     expect(largest).toBeGreaterThan(0);
     expect(largest).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+
+  it('frees the buffers of upload bodies and database rows as it goes, instead of letting tens of MB pile up', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pier-young-'));
+    const record = join(dir, 'buffers.txt');
+    // the default configuration: file contents go into the database
+    r = npmServe([], {
+      NODE_OPTIONS: `--import ${recordArrayBuffers(dir, record)}`,
+      SERVICE_DATA_DIR: join(dir, 'data'),
+      SERVICE_BIND_PORT: '0',
+      SERVICE_BIND_ADDRESS: '127.0.0.1',
+    });
+    const url = await running(r);
+    const { token } = (await (await loginFirstAdmin(r, url)).json()) as { token: string };
+    const auth = { 'Service-Auth': token };
+    const share = (await (
+      await fetch(`${url}/api/v2/sec/upload/new`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ validity: 86_400_000, maxViews: 10 }) })
+    ).json()) as { id: string };
+    const size = 96 * MiB;
+    const created = await fetch(`${url}/api/v2/sec/upload/${share.id}/files/tus`, {
+      method: 'POST',
+      headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size), 'Service-File-Name': 'big.bin' },
+    });
+    expect(created.status).toBe(201);
+    const location = new URL(created.headers.get('location')!, url).href;
+    const piece = Buffer.alloc(8 * MiB, 7);
+    for (let offset = 0; offset < size; offset += piece.length) {
+      const patched = await fetch(location, {
+        method: 'PATCH',
+        headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' },
+        body: piece,
+      });
+      expect(patched.status).toBe(204);
+    }
+    const { files } = (await (await fetch(`${url}/api/v2/sec/share/${share.id}`, { headers: auth })).json()) as { files: { id: string }[] };
+    for (let i = 0; i < 2; i++) {
+      const got = await fetch(`${url}/api/v2/sec/share/${share.id}/file/${files[0]!.id}`, { headers: auth });
+      expect((await got.arrayBuffer()).byteLength).toBe(size);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const most = Number(readFileSync(record, 'utf8'));
+    // without young collections dead buffers pile up to about 55 MB; with them about 26 MB were seen
+    expect(most).toBeGreaterThan(MiB);
+    expect(most).toBeLessThan(40 * MiB);
   });
 });
