@@ -8,37 +8,32 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loginFirstAdmin, npmServe, projectRoot, running, type CliRun } from '../../support/cli-run.js';
 
-/** A module for `--import` that writes the largest young-generation size seen, every 20 ms, to `file`. */
-const recordYoungGeneration = (dir: string, file: string): string => {
-  const path = join(dir, 'young.mjs');
+/**
+ * Starts `npm run serve` (default configuration, a new data folder) with a
+ * module for `--import` that samples `measure` every 20 ms and keeps the
+ * largest value in a file; `largest()` reads it.
+ */
+const serveMeasuring = (dir: string, measure: string): { r: CliRun; largest: () => number } => {
+  const file = join(dir, 'largest.txt');
+  const module = join(dir, 'measure.mjs');
   writeFileSync(
-    path,
+    module,
     `import { writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 let max = 0;
 setInterval(() => {
-  const size = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
-  if (size > max) writeFileSync(${JSON.stringify(file)}, String((max = size)));
+  const value = ${measure};
+  if (value > max) writeFileSync(${JSON.stringify(file)}, String((max = value)));
 }, 20).unref();
 `,
   );
-  return pathToFileURL(path).href;
-};
-
-/** A module for `--import` that writes the most memory held in array buffers, every 20 ms, to `file`. */
-const recordArrayBuffers = (dir: string, file: string): string => {
-  const path = join(dir, 'buffers.mjs');
-  writeFileSync(
-    path,
-    `import { writeFileSync } from 'node:fs';
-let max = 0;
-setInterval(() => {
-  const { arrayBuffers } = process.memoryUsage();
-  if (arrayBuffers > max) writeFileSync(${JSON.stringify(file)}, String((max = arrayBuffers)));
-}, 20).unref();
-`,
-  );
-  return pathToFileURL(path).href;
+  const r = npmServe([], {
+    NODE_OPTIONS: `--import ${pathToFileURL(module).href}`,
+    SERVICE_DATA_DIR: join(dir, 'data'),
+    SERVICE_BIND_PORT: '0',
+    SERVICE_BIND_ADDRESS: '127.0.0.1',
+  });
+  return { r, largest: () => Number(readFileSync(file, 'utf8')) };
 };
 
 const MiB = 1024 * 1024;
@@ -56,13 +51,8 @@ describe('the server process started by npm run serve', () => {
 
   it('keeps its young generation at a few MiB through start-up and 1000 API requests', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pier-young-'));
-    const record = join(dir, 'young.txt');
-    r = npmServe([], {
-      NODE_OPTIONS: `--import ${recordYoungGeneration(dir, record)}`,
-      SERVICE_DATA_DIR: join(dir, 'data'),
-      SERVICE_BIND_PORT: '0',
-      SERVICE_BIND_ADDRESS: '127.0.0.1',
-    });
+    const serving = serveMeasuring(dir, "getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size");
+    r = serving.r;
     const url = await running(r);
     const login = await loginFirstAdmin(r, url);
     const { token } = (await login.json()) as { token: string };
@@ -72,7 +62,7 @@ describe('the server process started by npm run serve', () => {
       await Promise.all(answers.map((a) => a.arrayBuffer()));
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const largest = Number(readFileSync(record, 'utf8'));
+    const largest = serving.largest();
     // two semi-spaces of 1 MiB; V8's default grows to 2 × 16 MiB
     expect(largest).toBeGreaterThan(0);
     expect(largest).toBeLessThanOrEqual(4 * 1024 * 1024);
@@ -80,14 +70,9 @@ describe('the server process started by npm run serve', () => {
 
   it('frees the buffers of upload bodies and database rows as it goes, instead of letting tens of MB pile up', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pier-young-'));
-    const record = join(dir, 'buffers.txt');
     // the default configuration: file contents go into the database
-    r = npmServe([], {
-      NODE_OPTIONS: `--import ${recordArrayBuffers(dir, record)}`,
-      SERVICE_DATA_DIR: join(dir, 'data'),
-      SERVICE_BIND_PORT: '0',
-      SERVICE_BIND_ADDRESS: '127.0.0.1',
-    });
+    const serving = serveMeasuring(dir, 'process.memoryUsage().arrayBuffers');
+    r = serving.r;
     const url = await running(r);
     const { token } = (await (await loginFirstAdmin(r, url)).json()) as { token: string };
     const auth = { 'Service-Auth': token };
@@ -116,7 +101,7 @@ describe('the server process started by npm run serve', () => {
       expect((await got.arrayBuffer()).byteLength).toBe(size);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const most = Number(readFileSync(record, 'utf8'));
+    const most = serving.largest();
     // without young collections dead buffers pile up to about 55 MB; with them about 26 MB were seen
     expect(most).toBeGreaterThan(MiB);
     expect(most).toBeLessThan(40 * MiB);
