@@ -13,7 +13,7 @@
 type MinorGc = (options: { type: 'minor' }) => void;
 
 /** Bytes passed on between two collections. */
-export const YOUNG_COLLECTION_BYTES = 4 * 1024 * 1024;
+const YOUNG_COLLECTION_BYTES = 4 * 1024 * 1024;
 
 const exposed = (globalThis as { gc?: unknown }).gc;
 const collect = typeof exposed === 'function' ? () => (exposed as MinorGc)({ type: 'minor' }) : undefined;
