@@ -4,13 +4,13 @@
 // the server alike.
 import { readFileSync } from 'node:fs';
 
-// numeric V8 flags, and `--expose-gc` (see server/common/young-collection.ts); nothing else
-const SERVE = /^node((?: --[a-z-]+=\d+| --expose-gc)*) dist\/server\/cli\.js$/;
+// numeric V8 flags, nothing else
+const SERVE = /^node((?: --[a-z-]+=\d+)*) dist\/server\/cli\.js$/;
 
 /** The flags of a `serve` script; throws when the script has another shape. */
 export function nodeFlagsOf(serve) {
   const m = SERVE.exec(serve);
-  if (!m) throw new Error(`package.json "serve" must be \`node [--flag=number | --expose-gc ...] dist/server/cli.js\`, not \`${serve}\``);
+  if (!m) throw new Error(`package.json "serve" must be \`node [--flag=number ...] dist/server/cli.js\`, not \`${serve}\``);
   return m[1].split(' ').filter(Boolean);
 }
 

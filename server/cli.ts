@@ -2,6 +2,7 @@
  * `npm run serve -- [config-file]`: the headless server. The configuration
  * file is the only argument; environment variables `SERVICE_...` override it.
  */
+import { enableYoungCollections } from './common/young-collection.js';
 import { ConfigError, loadProcessConfig } from './config/index.js';
 import { createServer } from './index.js';
 import { createLogger } from './logging/logger.js';
@@ -25,6 +26,7 @@ const main = async (): Promise<number> => {
   const { config, warnings } = loaded;
   const log = createLogger(config.logging);
   for (const w of warnings) log.warn(w);
+  if (!enableYoungCollections()) log.warn('V8 offers no garbage collection on demand: buffers of uploads and database rows are freed later.');
   const server = createServer(config, {
     logger: log,
     initialAdmin: {

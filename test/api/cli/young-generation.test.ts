@@ -1,19 +1,21 @@
 // `npm run serve` starts the server with a small young generation (V8's
-// default lets it grow to 16 MiB per semi-space, held for the process's life),
-// and lets streams of buffers from outside V8's heap start young collections.
+// default lets it grow to 16 MiB per semi-space, held for the process's life).
+// The server's command line turns young collections on, so streams of
+// buffers from outside V8's heap are freed as they go, with or without flags.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loginFirstAdmin, npmServe, projectRoot, running, type CliRun } from '../../support/cli-run.js';
+import { loginFirstAdmin, npmServe, projectRoot, run, running, type CliRun } from '../../support/cli-run.js';
 
 /**
- * Starts `npm run serve` (default configuration, a new data folder) with a
+ * Starts `npm run serve`, or with `plain` the server's command line under
+ * `node` without any flag (default configuration, a new data folder), with a
  * module for `--import` that samples `measure` every 20 ms and keeps the
  * largest value in a file; `largest()` reads it.
  */
-const serveMeasuring = (dir: string, measure: string): { r: CliRun; largest: () => number } => {
+const serveMeasuring = (dir: string, measure: string, plain = false): { r: CliRun; largest: () => number } => {
   const file = join(dir, 'largest.txt');
   const module = join(dir, 'measure.mjs');
   writeFileSync(
@@ -27,18 +29,19 @@ setInterval(() => {
 }, 20).unref();
 `,
   );
-  const r = npmServe([], {
+  const env = {
     NODE_OPTIONS: `--import ${pathToFileURL(module).href}`,
     SERVICE_DATA_DIR: join(dir, 'data'),
     SERVICE_BIND_PORT: '0',
     SERVICE_BIND_ADDRESS: '127.0.0.1',
-  });
+  };
+  const r = plain ? run(process.execPath, [join(projectRoot, 'dist/server/cli.js')], env) : npmServe([], env);
   return { r, largest: () => Number(readFileSync(file, 'utf8')) };
 };
 
 const MiB = 1024 * 1024;
 
-describe('the server process started by npm run serve', () => {
+describe('the server process', () => {
   let dir: string;
   let r: CliRun | undefined;
   beforeAll(() => {
@@ -49,7 +52,7 @@ describe('the server process started by npm run serve', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps its young generation at a few MiB through start-up and 1000 API requests', async () => {
+  it('started by npm run serve, keeps its young generation at a few MiB through start-up and 1000 API requests', async () => {
     dir = mkdtempSync(join(tmpdir(), 'pier-young-'));
     const serving = serveMeasuring(dir, "getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size");
     r = serving.r;
@@ -68,10 +71,13 @@ describe('the server process started by npm run serve', () => {
     expect(largest).toBeLessThanOrEqual(4 * 1024 * 1024);
   });
 
-  it('frees the buffers of upload bodies and database rows as it goes, instead of letting tens of MB pile up', async () => {
+  it.each([
+    ['npm run serve', false],
+    ['node without flags, as a packaged desktop app runs', true],
+  ])('frees the buffers of upload bodies and database rows as it goes, instead of letting tens of MB pile up (%s)', async (_how, plain) => {
     dir = mkdtempSync(join(tmpdir(), 'pier-young-'));
     // the default configuration: file contents go into the database
-    const serving = serveMeasuring(dir, 'process.memoryUsage().arrayBuffers');
+    const serving = serveMeasuring(dir, 'process.memoryUsage().arrayBuffers', plain);
     r = serving.r;
     const url = await running(r);
     const { token } = (await (await loginFirstAdmin(r, url)).json()) as { token: string };

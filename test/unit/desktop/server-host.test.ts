@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../server/common/log.js';
+import { droppedExternalBytes } from '../../../server/common/young-collection.js';
 import { loadConfig } from '../../../server/config/index.js';
 import { defaultSettings, type DesktopSettings } from '../../../main/desktop-settings.js';
 import { login } from '../../../main/pier-api.js';
 import { renderServerConfig } from '../../../main/server-config.js';
 import { CONFIG_FILE, createServerHost, type HostState, type ServerHost } from '../../../main/server-host.js';
+import { minorCollectionsDuring } from '../../support/minor-collections.js';
 
 let dir: string;
 let host: ServerHost;
@@ -145,5 +147,14 @@ describe('server host', () => {
     expect(refused.status).toBe(401);
     await host.stop();
     await expect(host.tokenFor(me)).rejects.toThrow('not running');
+  });
+});
+
+describe('the process hosting the server', () => {
+  it('has young collections on, so the buffers of uploads and database rows are freed as they are dropped', async () => {
+    const collections = await minorCollectionsDuring(() => {
+      for (let i = 0; i < 10; i++) droppedExternalBytes(4 * 1024 * 1024);
+    });
+    expect(collections).toBeGreaterThanOrEqual(10);
   });
 });
