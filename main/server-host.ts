@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Logger } from '../server/common/log.js';
-import { enableYoungCollections } from '../server/common/young-collection.js';
+import { setUpProcessMemory } from '../server/common/process-memory.js';
 import { ConfigError, loadConfig, type Config } from '../server/config/index.js';
 import type { ServerEvent } from '../server/core/events/events.js';
 import { createServer, type PierServer } from '../server/index.js';
@@ -92,7 +92,7 @@ const teeStream = (file: WriteStream): Writable =>
 export const createServerHost = (options: HostOptions): ServerHost => {
   const { dataDir } = options;
   // The app's main process hosts the server, and a packaged app takes no Node flags.
-  enableYoungCollections();
+  setUpProcessMemory();
   const logFile = options.logFile === undefined ? join(dataDir, 'logs', 'server.log') : options.logFile;
   let state: HostState = { kind: 'stopped' };
   let server: PierServer | undefined;

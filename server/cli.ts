@@ -1,57 +1,14 @@
 /**
- * `npm run serve -- [config-file]`: the headless server. The configuration
- * file is the only argument; environment variables `SERVICE_...` override it.
+ * `npm run serve -- [config-file]`: the headless server (`cli-main.ts`).
+ * The process's memory is set up first, before the server's modules load
+ * and start threads, so that glibc's limits cover every arena they make.
  */
-import { enableYoungCollections } from './common/young-collection.js';
-import { ConfigError, loadProcessConfig } from './config/index.js';
-import { createServer } from './index.js';
-import { createLogger } from './logging/logger.js';
+import { setUpProcessMemory } from './common/process-memory.js';
 
-const main = async (): Promise<number> => {
-  const args = process.argv.slice(2);
-  if (args.length > 1 || args[0] === '--help' || args[0] === '-h') {
-    process.stderr.write('Usage: npm run serve -- [config-file]\n');
-    return args.length > 1 ? 2 : 0;
-  }
-  let loaded;
-  try {
-    loaded = await loadProcessConfig(args[0]);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`The configuration has ${e.errors.length} error(s):\n${e.errors.map((m) => `  - ${m}`).join('\n')}\n`);
-      return 1;
-    }
-    throw e;
-  }
-  const { config, warnings } = loaded;
-  const log = createLogger(config.logging);
-  for (const w of warnings) log.warn(w);
-  if (!enableYoungCollections()) log.warn('V8 offers no garbage collection on demand: buffers of uploads and database rows are freed later.');
-  const server = createServer(config, {
-    logger: log,
-    initialAdmin: {
-      kind: 'generate',
-      onCreated: (login, password) => {
-        process.stdout.write(
-          `\nCreated the first admin account.\n  login:    ${login}\n  password: ${password}\n` +
-            'This password is shown only now. Change it under Settings after logging in.\n\n',
-        );
-      },
-    },
-  });
-  const { url } = await server.start();
-  process.stdout.write(`Pier is running at ${url}/app\n`);
-  await new Promise<void>((resolve) => {
-    // `on`, not `once`: under `npm start` one Ctrl-C can arrive several times.
-    const stop = () => resolve();
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await server.stop();
-  return 0;
-};
+const memory = setUpProcessMemory();
+const { runCli } = await import('./cli-main.js');
 
-main().then(
+runCli(process.argv.slice(2), memory).then(
   (code) => process.exit(code),
   (e: unknown) => {
     process.stderr.write(`Pier could not start: ${e instanceof Error ? e.message : String(e)}\n`);

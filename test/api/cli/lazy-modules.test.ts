@@ -1,25 +1,14 @@
 // A default server (file system or database store, SQLite, no mail, no player)
 // loads none of the AWS SDK, sharp, nodemailer, the network database
 // drivers and yaml at start: tens of MB of memory for parts it never uses.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loginFirstAdmin, run, running, projectRoot, type CliRun } from '../../support/cli-run.js';
+import { recordLoads } from '../../support/load-record.js';
 
 const cli = join(projectRoot, 'dist/server/cli.js');
-
-/** Writes a module for `--import` that registers a loader hook appending the URL of every module loaded to `list`. */
-const recordLoads = (dir: string, list: string): string => {
-  writeFileSync(
-    join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) { appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context); }\n`,
-  );
-  writeFileSync(join(dir, 'record.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
-  return pathToFileURL(join(dir, 'record.mjs')).href;
-};
 
 const heavy = ['@aws-sdk/client-s3', 'sharp', 'nodemailer', 'pg', 'mysql2', 'yaml'];
 

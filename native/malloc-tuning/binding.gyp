@@ -1,0 +1,8 @@
+{
+  "targets": [
+    {
+      "target_name": "malloc_tuning",
+      "sources": ["malloc_tuning.c"]
+    }
+  ]
+}
