@@ -1,6 +1,8 @@
-// A default server (file system or database store, SQLite, no mail, no player)
-// loads none of the AWS SDK, sharp, nodemailer, the network database
-// drivers and yaml at start: tens of MB of memory for parts it never uses.
+// What the server's command line loads, and when. A default server (file
+// system or database store, SQLite, no mail, no player) loads none of the AWS
+// SDK, sharp, nodemailer, the network database drivers and yaml at start:
+// tens of MB of memory for parts it never uses. glibc's malloc limits are set
+// before the server's modules load: arenas that threads make earlier stay.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ const cli = join(projectRoot, 'dist/server/cli.js');
 
 const heavy = ['@aws-sdk/client-s3', 'sharp', 'nodemailer', 'pg', 'mysql2', 'yaml'];
 
-describe('modules a configuration does not use', () => {
+describe('the server started from its command line', () => {
   let dir: string;
   let r: CliRun | undefined;
   beforeAll(() => {
@@ -23,24 +25,43 @@ describe('modules a configuration does not use', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['filesystem', 'database'])('are not loaded by a started default server with the %s store that served a login', async (store) => {
-    dir = mkdtempSync(join(tmpdir(), 'pier-lazy-'));
+  /** Starts the server with `env` and a record of what it loads; the URL and the record's lines so far. */
+  const startRecorded = async (env: Record<string, string> = {}): Promise<{ url: string; loaded: () => string[] }> => {
+    dir = mkdtempSync(join(tmpdir(), 'pier-loads-'));
     const list = join(dir, 'loaded.txt');
     r = run(process.execPath, ['--import', recordLoads(dir, list), cli], {
       SERVICE_DATA_DIR: join(dir, 'data'),
       SERVICE_BIND_PORT: '0',
       SERVICE_BIND_ADDRESS: '127.0.0.1',
+      ...env,
+    });
+    const url = await running(r);
+    return { url, loaded: () => readFileSync(list, 'utf8').split('\n') };
+  };
+
+  it.each(['filesystem', 'database'])('does not load modules a default configuration with the %s store does not use, after serving a login', async (store) => {
+    const { url, loaded } = await startRecorded({
       SERVICE_BACKEND_FILES_DEFAULT_STORE: store,
       SERVICE_BACKEND_FILES_STORES_FILESYSTEM_ENABLED: String(store === 'filesystem'),
     });
-    const url = await running(r);
-    const login = await loginFirstAdmin(r, url);
+    const login = await loginFirstAdmin(r!, url);
     expect(login.status).toBe(200);
-    const loaded = readFileSync(list, 'utf8').split('\n');
+    const lines = loaded();
     // the hook sees every module: the server's own and the packages it does use
-    expect(loaded.some((u) => u.endsWith('/dist/server/cli.js'))).toBe(true);
-    expect(loaded.some((u) => u.includes('/node_modules/kysely/'))).toBe(true);
-    const packages = heavy.filter((name) => loaded.some((u) => u.includes(`/node_modules/${name}/`)));
+    expect(lines.some((u) => u.endsWith('/dist/server/cli.js'))).toBe(true);
+    expect(lines.some((u) => u.includes('/node_modules/kysely/'))).toBe(true);
+    const packages = heavy.filter((name) => lines.some((u) => u.includes(`/node_modules/${name}/`)));
     expect(packages).toEqual([]);
+  });
+
+  it("opens the malloc-tuning addon before it loads the server's modules, and runs without a warning about it", async () => {
+    const lines = (await startRecorded()).loaded();
+    const addon = lines.findIndex((l) => l.startsWith('dlopen ') && l.endsWith('/malloc_tuning.node'));
+    const server = lines.findIndex((l) => l.endsWith('/dist/server/index.js'));
+    const sqlite = lines.findIndex((l) => l.startsWith('dlopen ') && l.endsWith('/better_sqlite3.node'));
+    expect(addon).toBeGreaterThanOrEqual(0);
+    expect(server).toBeGreaterThan(addon);
+    expect(sqlite).toBeGreaterThan(addon);
+    expect(r!.out() + r!.err()).not.toMatch(/malloc-tuning|garbage collection on demand/);
   });
 });
