@@ -92,7 +92,7 @@ const teeStream = (file: WriteStream): Writable =>
 export const createServerHost = (options: HostOptions): ServerHost => {
   const { dataDir } = options;
   // The app's main process hosts the server, and a packaged app takes no Node flags.
-  setUpProcessMemory();
+  const memory = setUpProcessMemory();
   const logFile = options.logFile === undefined ? join(dataDir, 'logs', 'server.log') : options.logFile;
   let state: HostState = { kind: 'stopped' };
   let server: PierServer | undefined;
@@ -144,8 +144,10 @@ export const createServerHost = (options: HostOptions): ServerHost => {
       await writeFile(file, renderServerConfig(settings, dataDir), { mode: 0o600 });
       const loaded = await loadConfig({ file, env: {}, defaults: { dataDir } });
       for (const w of loaded.warnings) options.warn?.(w);
+      const logger = await makeLogger(loaded.config);
+      logger.info('Process memory', { youngCollections: memory.youngCollections, mallocLimits: memory.malloc });
       const s = createServer(loaded.config, {
-        logger: await makeLogger(loaded.config),
+        logger,
         initialAdmin: initialAdmin ? { kind: 'given', ...initialAdmin } : { kind: 'none' },
       });
       const { port } = await s.start();

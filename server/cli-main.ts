@@ -28,7 +28,7 @@ export const runCli = async (args: string[], memory: ProcessMemory): Promise<num
   const log = createLogger(config.logging);
   for (const w of warnings) log.warn(w);
   if (!memory.youngCollections) log.warn('V8 offers no garbage collection on demand: buffers of uploads and database rows are freed later.');
-  if (memory.malloc === 'unavailable') log.warn('The native module pier-malloc-tuning is not built (`npm install` builds it): the server keeps more of the memory it frees.');
+  if (memory.malloc === 'unavailable') log.warn('The native module pier-malloc-tuning is missing or failed (`npm install` builds it): glibc keeps more of the memory the server frees.');
   const server = createServer(config, {
     logger: log,
     initialAdmin: {

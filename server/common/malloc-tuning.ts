@@ -12,7 +12,8 @@
  *
  * By default glibc raises both thresholds each time it frees a large mapped
  * block, up to 32 and 64 MiB: arenas then keep tens of MB that the server
- * freed long ago.
+ * freed long ago. Limits an operator set for the process (glibc's `MALLOC_*`
+ * variables or `GLIBC_TUNABLES`) are left as they are.
  */
 import { createRequire } from 'node:module';
 
@@ -20,19 +21,39 @@ const ARENA_MAX = 2;
 const MMAP_THRESHOLD = 4 * 1024 * 1024;
 const TRIM_THRESHOLD = 4 * 1024 * 1024;
 
-/** `tuned`; `other-allocator` off glibc (macOS, Windows, musl); `unavailable` when the addon is not built. */
-export type MallocTuning = 'tuned' | 'other-allocator' | 'unavailable';
+/**
+ * `tuned`; `operator` when the environment sets glibc's malloc limits;
+ * `other-allocator` where glibc is not the allocator (macOS, Windows, musl,
+ * or a process whose allocator replaces glibc's); `unavailable` on glibc
+ * when the addon is not built or fails.
+ */
+export type MallocTuning = 'tuned' | 'operator' | 'other-allocator' | 'unavailable';
+
+const OPERATOR_VARIABLES = ['MALLOC_ARENA_MAX', 'MALLOC_ARENA_TEST', 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'MALLOC_TOP_PAD_', 'MALLOC_MMAP_MAX_'];
+
+/** Whether `env` sets any of glibc's malloc limits. */
+export const operatorSetsMalloc = (env: NodeJS.ProcessEnv): boolean =>
+  OPERATOR_VARIABLES.some((name) => env[name] !== undefined) || /(^|:)glibc\.malloc\./.test(env['GLIBC_TUNABLES'] ?? '');
+
+/** Whether this process runs on glibc (`process.report` names its version). */
+const onGlibc = (): boolean => {
+  if (process.platform !== 'linux') return false;
+  const report = process.report.getReport() as { header?: { glibcVersionRuntime?: unknown } };
+  return typeof report.header?.glibcVersionRuntime === 'string';
+};
 
 let state: MallocTuning | undefined;
 
-/** Sets the limits for the whole process, once. */
-export const tuneMalloc = (): MallocTuning => {
+/** Sets the limits for the whole process, once; what happened. */
+export const tuneMalloc = (env: NodeJS.ProcessEnv = process.env): MallocTuning => {
   if (state) return state;
-  let addon: { tune(arenaMax: number, mmapThreshold: number, trimThreshold: number): boolean };
+  if (!onGlibc()) return (state = 'other-allocator');
+  if (operatorSetsMalloc(env)) return (state = 'operator');
   try {
-    addon = createRequire(import.meta.url)('pier-malloc-tuning') as typeof addon;
+    const addon = createRequire(import.meta.url)('pier-malloc-tuning') as { tune?: unknown };
+    if (typeof addon.tune !== 'function') return (state = 'unavailable');
+    return (state = (addon.tune as (a: number, m: number, t: number) => boolean)(ARENA_MAX, MMAP_THRESHOLD, TRIM_THRESHOLD) ? 'tuned' : 'other-allocator');
   } catch {
-    return (state = process.platform === 'linux' ? 'unavailable' : 'other-allocator');
+    return (state = 'unavailable');
   }
-  return (state = addon.tune(ARENA_MAX, MMAP_THRESHOLD, TRIM_THRESHOLD) ? 'tuned' : 'other-allocator');
 };

@@ -73,7 +73,7 @@ describe('the server process', () => {
 
   it.each([
     ['npm run serve', false],
-    ['node without flags, as a packaged desktop app runs', true],
+    ['node without any flag', true],
   ])('frees the buffers of upload bodies and database rows as it goes, instead of letting tens of MB pile up (%s)', async (_how, plain) => {
     dir = mkdtempSync(join(tmpdir(), 'pier-young-'));
     // the default configuration: file contents go into the database

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tuneMalloc } from '../../../server/common/malloc-tuning.js';
+import { operatorSetsMalloc, tuneMalloc } from '../../../server/common/malloc-tuning.js';
 
 const built = fileURLToPath(new URL('../../../dist/server/common/malloc-tuning.js', import.meta.url));
 
@@ -28,15 +28,28 @@ console.log(rss() - before);
 };
 
 describe("glibc's malloc limits for the server process", () => {
-  it('are set by the built addon on Linux, once', () => {
+  it("are set by the built addon on this machine's glibc", () => {
     expect(process.platform, 'this suite runs on Linux, where glibc is the allocator').toBe('linux');
-    expect(tuneMalloc()).toBe('tuned');
-    expect(tuneMalloc()).toBe('tuned');
+    expect(tuneMalloc({})).toBe('tuned');
   });
 
-  it('are refused unless each is a positive 32-bit integer', () => {
+  it('are left as an operator set them through glibc\'s variables', () => {
+    expect(operatorSetsMalloc({})).toBe(false);
+    expect(operatorSetsMalloc({ MALLOC_ARENA_MAX: '4' })).toBe(true);
+    expect(operatorSetsMalloc({ MALLOC_TRIM_THRESHOLD_: '131072' })).toBe(true);
+    expect(operatorSetsMalloc({ GLIBC_TUNABLES: 'glibc.pthread.rseq=0:glibc.malloc.arena_max=1' })).toBe(true);
+    expect(operatorSetsMalloc({ GLIBC_TUNABLES: 'glibc.pthread.rseq=0' })).toBe(false);
+    if (!existsSync(built)) throw new Error('dist/server/common/malloc-tuning.js is missing: run `npm run build:server` (npm test does).');
+    const tuning = execFileSync(process.execPath, ['--input-type=module', '-e', `const { tuneMalloc } = await import(${JSON.stringify(pathToFileURL(built).href)}); console.log(tuneMalloc());`], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', MALLOC_ARENA_MAX: '4' },
+    });
+    expect(tuning.trim()).toBe('operator');
+  });
+
+  it('are refused unless each is a whole number from 1 to 2^31 - 1', () => {
     const addon = createRequire(import.meta.url)('pier-malloc-tuning') as { tune: (...limits: unknown[]) => boolean };
-    for (const limits of [[], [2, 4096], ['2', 4096, 4096], [2, 0, 4096], [2, 4096, -1], [2, 4096, 2 ** 40]]) {
+    for (const limits of [[], [2, 4096], ['2', 4096, 4096], [2, 0, 4096], [2, 4096, -1], [2, 4096, 2 ** 40], [2, 2 ** 32 + 4096, 4096], [2.5, 4096, 4096], [2, 4096, NaN]]) {
       expect(() => addon.tune(...limits), JSON.stringify(limits)).toThrow(TypeError);
     }
   });
