@@ -35,11 +35,24 @@ const OPERATOR_VARIABLES = ['MALLOC_ARENA_MAX', 'MALLOC_ARENA_TEST', 'MALLOC_MMA
 export const operatorSetsMalloc = (env: NodeJS.ProcessEnv): boolean =>
   OPERATOR_VARIABLES.some((name) => env[name] !== undefined) || /(^|:)glibc\.malloc\./.test(env['GLIBC_TUNABLES'] ?? '');
 
-/** Whether this process runs on glibc (`process.report` names its version). */
+/**
+ * Whether this Linux process runs on glibc (`process.report` names its
+ * version). A full report takes milliseconds: asked only when the addon,
+ * which knows, cannot answer.
+ */
 const onGlibc = (): boolean => {
-  if (process.platform !== 'linux') return false;
   const report = process.report.getReport() as { header?: { glibcVersionRuntime?: unknown } };
   return typeof report.header?.glibcVersionRuntime === 'string';
+};
+
+/** The addon's `tune`; undefined when it is missing or not built. */
+const loadTune = (): ((arenaMax: number, mmapThreshold: number, trimThreshold: number) => boolean) | undefined => {
+  try {
+    const addon = createRequire(import.meta.url)('pier-malloc-tuning') as { tune?: unknown };
+    return typeof addon.tune === 'function' ? (addon.tune as (a: number, m: number, t: number) => boolean) : undefined;
+  } catch {
+    return undefined;
+  }
 };
 
 let state: MallocTuning | undefined;
@@ -47,12 +60,13 @@ let state: MallocTuning | undefined;
 /** Sets the limits for the whole process, once; what happened. */
 export const tuneMalloc = (env: NodeJS.ProcessEnv = process.env): MallocTuning => {
   if (state) return state;
-  if (!onGlibc()) return (state = 'other-allocator');
-  if (operatorSetsMalloc(env)) return (state = 'operator');
+  if (process.platform !== 'linux') return (state = 'other-allocator');
+  if (operatorSetsMalloc(env)) return (state = onGlibc() ? 'operator' : 'other-allocator');
+  const tune = loadTune();
+  if (!tune) return (state = onGlibc() ? 'unavailable' : 'other-allocator');
   try {
-    const addon = createRequire(import.meta.url)('pier-malloc-tuning') as { tune?: unknown };
-    if (typeof addon.tune !== 'function') return (state = 'unavailable');
-    return (state = (addon.tune as (a: number, m: number, t: number) => boolean)(ARENA_MAX, MMAP_THRESHOLD, TRIM_THRESHOLD) ? 'tuned' : 'other-allocator');
+    // the addon returns false where glibc is not the allocator
+    return (state = tune(ARENA_MAX, MMAP_THRESHOLD, TRIM_THRESHOLD) ? 'tuned' : 'other-allocator');
   } catch {
     return (state = 'unavailable');
   }
