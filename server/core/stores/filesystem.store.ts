@@ -23,13 +23,13 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BinaryRef, BinaryStore, NameHint } from './binary-store.js';
 import { numbered, safeSegment } from './safe-name.js';
-import { limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
+import { limitBytes, offsetConflict, writeAsReceived } from './stream-util.js';
 
 export interface FileSystemStoreOptions {
   id: string;
   directory: string;
   cleanEmptyDirs: boolean;
-  /** bytes collected before one positioned write; default 1 MiB */
+  /** bytes that may wait while a write is running; default 256 KiB */
   writeBytes?: number;
 }
 
@@ -52,7 +52,7 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
   if (made !== undefined) await chmod(opts.directory, DIR_MODE);
   // The base itself may be a link (the operator's choice); everything below may not.
   const base = await realpath(opts.directory);
-  const writeBytes = opts.writeBytes ?? 1024 * 1024;
+  const writeBytes = opts.writeBytes ?? 256 * 1024;
 
   /** The absolute path of a location and the folders between it and the base. */
   const resolveLocation = (location: string): { path: string; dirs: string[] } => {
@@ -186,8 +186,8 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
         if (!st.isFile()) throw refuse(ref.location, 'not a regular file');
         if (st.size !== offset) throw offsetConflict(offset, st.size);
         let position = offset;
-        // the received chunks go to the file as they are, in one writev per piece: no copy
-        return await writeInPieces(limitBytes(data, maxBytes), writeBytes, 0, async (parts) => {
+        // the received chunks go to the file as they are, without a copy: what arrived during a write in the next writev
+        return await writeAsReceived(limitBytes(data, maxBytes), writeBytes, async (parts) => {
           const rest = parts;
           while (rest.length > 0) {
             let { bytesWritten } = await fh.writev(rest, position);

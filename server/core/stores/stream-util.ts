@@ -110,3 +110,75 @@ export async function writeInPieces(
   if (failure !== undefined) throw failure;
   return written;
 }
+
+/**
+ * Writes a byte stream as it arrives: a chunk goes to `write` at once when no
+ * write is running, and the chunks that arrive during a write go out together
+ * in the next call (views, not copies; nothing is cut). At most `max` bytes
+ * wait besides the write in flight; then the source is not read until that
+ * write is done. Everything received before the source fails is written;
+ * nothing is written after a failed write. Returns the bytes written, and
+ * rethrows the first failure.
+ */
+export async function writeAsReceived(
+  data: AsyncIterable<Uint8Array>,
+  max: number,
+  write: (parts: Buffer[]) => Promise<void>,
+): Promise<number> {
+  let parts: Buffer[] = [];
+  let have = 0;
+  let written = 0;
+  /** the write call in flight (settled when none is) */
+  let current: Promise<void> = Promise.resolve();
+  /** the loop that writes until nothing waits; undefined when it is not running */
+  let draining: Promise<void> | undefined;
+  let writeFailed = false;
+  let failure: unknown;
+  const drain = async (): Promise<void> => {
+    try {
+      while (have > 0) {
+        const piece = parts;
+        const n = have;
+        parts = [];
+        have = 0;
+        current = write(piece);
+        await current;
+        written += n;
+      }
+    } catch (e) {
+      writeFailed = true;
+      failure ??= e;
+    }
+  };
+  const start = (): void => {
+    if (draining !== undefined || writeFailed || have === 0) return;
+    const running = drain();
+    draining = running;
+    void running.then(() => {
+      if (draining === running) draining = undefined;
+    });
+  };
+  const settled = (p: Promise<void>) => p.then(
+    () => undefined,
+    () => undefined,
+  );
+  try {
+    for await (const raw of data) {
+      const chunk = asBuffer(raw);
+      if (writeFailed) break;
+      if (chunk.length === 0) continue;
+      parts.push(chunk);
+      have += chunk.length;
+      start();
+      // hold at most `max` bytes besides the write in flight
+      while (have >= max && draining !== undefined && !writeFailed) await settled(current);
+    }
+  } catch (e) {
+    failure ??= e;
+  }
+  // Keep what arrived before a failure of the source, so the client can resume from there.
+  start();
+  while (draining !== undefined) await draining;
+  if (failure !== undefined) throw failure;
+  return written;
+}

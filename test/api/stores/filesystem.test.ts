@@ -179,3 +179,27 @@ describe('file-system store: clean-empty-dirs', () => {
     expect(readdirSync(join(dir, 'Stays'))).toEqual([]);
   });
 });
+
+describe('file-system store: writing while the bytes arrive', () => {
+  it('puts each chunk in the file while the rest of the request is still on its way', async () => {
+    const dir = newDir();
+    const store = await make(dir);
+    const ref = { fileId: randomId(), location: '' };
+    ref.location = await store.create(ref.fileId, hint('slow.bin', 'Slow'));
+    const path = join(dir, ref.location);
+    const sizes: number[] = [];
+    // a slow client: after each 100 KiB the source waits until that much is in the file (at most 2 s)
+    async function* slowClient(): AsyncGenerator<Buffer> {
+      for (let i = 1; i <= 3; i++) {
+        yield Buffer.alloc(100 * 1024, i);
+        const until = Date.now() + 2000;
+        while (lstatSync(path).size < i * 100 * 1024 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+        sizes.push(lstatSync(path).size);
+      }
+    }
+    expect(await store.append(ref, 0, slowClient(), Infinity)).toBe(300 * 1024);
+    expect(sizes).toEqual([100 * 1024, 200 * 1024, 300 * 1024]);
+    const back = readFileSync(path);
+    expect([back[0], back[100 * 1024], back[300 * 1024 - 1]]).toEqual([1, 2, 3]);
+  });
+});
