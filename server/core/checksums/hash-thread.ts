@@ -6,7 +6,8 @@
  * - bytes are copied into batches that move to the thread without a
  *   further copy; a hash's first batch is `FIRST_BATCH_BYTES` and each next
  *   one twice the last, up to `BATCH_BYTES`, so an upload that sends little
- *   holds little; full-size batches come back for reuse;
+ *   holds little; batches come back for reuse, up to `MAX_BATCHES_OUT` of
+ *   each size;
  * - while `MAX_BATCHES_OUT` or more batches wait for the thread, `update`
  *   returns a promise to wait for (every waiter goes on as soon as fewer
  *   wait), so memory stays bounded however fast the bytes arrive;
@@ -76,12 +77,15 @@ interface Running {
 
 export const createHashThread = (idleMs = IDLE_MS): HashThread => {
   let running: Running | undefined;
-  const free: ArrayBuffer[] = [];
+  /** batches back from the thread, by size */
+  const free = new Map<number, ArrayBuffer[]>();
   let nextId = 1;
 
-  /** Keeps a full-size batch for reuse, up to `MAX_BATCHES_OUT` of them. */
+  /** Keeps a batch for reuse, up to `MAX_BATCHES_OUT` of each size. */
   const recycle = (b: ArrayBuffer): void => {
-    if (b.byteLength === BATCH_BYTES && free.length < MAX_BATCHES_OUT) free.push(b);
+    let kept = free.get(b.byteLength);
+    if (!kept) free.set(b.byteLength, (kept = []));
+    if (kept.length < MAX_BATCHES_OUT) kept.push(b);
   };
 
   const end = (r: Running): void => {
@@ -95,7 +99,7 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
 
   const stop = async (r: Running): Promise<void> => {
     end(r);
-    free.length = 0;
+    free.clear();
     await r.worker.terminate();
   };
 
@@ -167,7 +171,7 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
       const newBatch = (): Uint8Array => {
         const size = nextSize;
         nextSize = Math.min(2 * nextSize, BATCH_BYTES);
-        return new Uint8Array((size === BATCH_BYTES && free.pop()) || new ArrayBuffer(size));
+        return new Uint8Array(free.get(size)?.pop() ?? new ArrayBuffer(size));
       };
 
       const hand = (): void => {

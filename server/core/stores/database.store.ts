@@ -33,11 +33,16 @@ interface ChunkInfo {
 }
 
 const LIST_PAGE = 500;
+/** bytes of staging buffers kept for the next appends */
+const KEPT_STAGING_BYTES = 4 * 1024 * 1024;
 
 /** Creates the database store over `file_chunks`. */
 export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => {
   const { id, db, chunkSize } = opts;
   const batchBytes = Math.max(opts.readBatchBytes ?? 4 * 1024 * 1024, chunkSize);
+  // Staging buffers go back here when an append ends, so appends that follow (a guest's many small files) allocate none.
+  const keptStaging: Buffer[] = [];
+  const keepStaging = Math.max(1, Math.min(4, Math.floor(KEPT_STAGING_BYTES / chunkSize)));
 
   const chunkInfos = async (fileId: string): Promise<ChunkInfo[]> => {
     const rows = await db
@@ -139,8 +144,9 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
       // Pieces made of several parts are copied into one buffer per call: a
       // piece is joined only after the one before it has been written.
       let staging: Buffer | undefined;
-      const join = (parts: Buffer[]): Buffer => (parts.length === 1 ? parts[0]! : joinInto(parts, (staging ??= Buffer.allocUnsafeSlow(chunkSize))));
-      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, async (parts) => {
+      const join = (parts: Buffer[]): Buffer =>
+        parts.length === 1 ? parts[0]! : joinInto(parts, (staging ??= keptStaging.pop() ?? Buffer.allocUnsafeSlow(chunkSize)));
+      const writePiece = async (parts: Buffer[]): Promise<void> => {
         if (pendingHead && partial) {
           const whole = join([pendingHead, ...parts]);
           pendingHead = undefined;
@@ -158,7 +164,13 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
           .values({ file_id: ref.fileId, chunk_nr: nextNr, chunk_len: piece.length, chunk_data: piece })
           .execute();
         nextNr += 1;
-      });
+      };
+      try {
+        return await writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, writePiece);
+      } finally {
+        // the driver is done with it: every statement that used it has completed
+        if (staging && keptStaging.length < keepStaging) keptStaging.push(staging);
+      }
     },
 
     read(ref, start = 0, end = Number.MAX_SAFE_INTEGER) {

@@ -5,11 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { randomId } from '../../../server/common/ids.js';
 import { createDatabaseStore } from '../../../server/core/stores/database.store.js';
 import { openDatabase, type DatabaseConfig, type Db } from '../../../server/db/connect.js';
 import { migrateToLatest } from '../../../server/db/migrations/index.js';
-import { storeContract } from './store-contract.js';
+import { pieces, readAll, storeContract } from './store-contract.js';
 
 export interface DatabaseServer {
   config: DatabaseConfig;
@@ -40,4 +42,24 @@ export function databaseStoreContract(name: string, start: () => Promise<Databas
   storeContract(`database (${name})`, (chunkSize) =>
     Promise.resolve(createDatabaseStore({ id: `database-${n++}`, db: db!.db, chunkSize })),
   );
+
+  describe(`database store (${name}): staging buffers`, () => {
+    it('keeps the staging buffer of an append for the next ones: many small files allocate one', async () => {
+      const chunkSize = 64 * 1024;
+      const store = createDatabaseStore({ id: `database-staging-${n++}`, db: db!.db, chunkSize });
+      const files = Array.from({ length: 5 }, () => ({ ref: { fileId: randomId(), location: '' }, data: randomBytes(3 * chunkSize + 99) }));
+      const allocations = vi.spyOn(Buffer, 'allocUnsafeSlow');
+      try {
+        for (const f of files) {
+          await store.create(f.ref.fileId, { shareId: randomId(), shareName: null, fileName: 'f.bin' });
+          // odd pieces: every stored chunk is joined from several parts
+          expect(await store.append(f.ref, 0, pieces(f.data), Infinity)).toBe(f.data.length);
+        }
+        expect(allocations.mock.calls.filter(([size]) => size === chunkSize)).toHaveLength(1);
+      } finally {
+        allocations.mockRestore();
+      }
+      for (const f of files) expect((await readAll(store.read(f.ref))).equals(f.data)).toBe(true);
+    });
+  });
 }

@@ -74,6 +74,33 @@ describe('the hash thread', () => {
     for (const h of hashes) h.drop();
   });
 
+  it('reuses the batches of every size: a hash after another of the same length allocates none', async () => {
+    thread = createHashThread();
+    const data = randomBytes(2 * BATCH_BYTES);
+    let made = 0;
+    const Original = globalThis.ArrayBuffer;
+    globalThis.ArrayBuffer = new Proxy(Original, {
+      construct(target, args: [number]) {
+        made += 1;
+        return new target(...args);
+      },
+    });
+    try {
+      const first = thread.start();
+      await feed(first, data, 65_536);
+      expect(await first.digest()).toBe(sha256(data));
+      // the growing batches from FIRST_BATCH_BYTES up to BATCH_BYTES
+      expect(made).toBeGreaterThanOrEqual(Math.log2(BATCH_BYTES / FIRST_BATCH_BYTES) + 1);
+      made = 0;
+      const second = thread.start();
+      await feed(second, data, 65_536);
+      expect(await second.digest()).toBe(sha256(data));
+      expect(made).toBe(0);
+    } finally {
+      globalThis.ArrayBuffer = Original;
+    }
+  });
+
   it('gives no checksum for a dropped hash or one the stopped thread held, and starts a new thread after', async () => {
     thread = createHashThread();
     const dropped = thread.start();
