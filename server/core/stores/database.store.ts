@@ -42,7 +42,7 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
   const batchBytes = Math.max(opts.readBatchBytes ?? 4 * 1024 * 1024, chunkSize);
   // Staging buffers go back here when an append ends, so appends that follow (a guest's many small files) allocate none.
   const keptStaging: Buffer[] = [];
-  const keepStaging = Math.max(1, Math.min(4, Math.floor(KEPT_STAGING_BYTES / chunkSize)));
+  const keepStaging = Math.min(4, Math.floor(KEPT_STAGING_BYTES / chunkSize));
 
   const chunkInfos = async (fileId: string): Promise<ChunkInfo[]> => {
     const rows = await db

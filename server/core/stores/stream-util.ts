@@ -19,8 +19,7 @@ export const asBuffer = (chunk: Uint8Array): Buffer =>
 /**
  * Passes `data` through until `maxBytes` are reached: the chunk that crosses
  * the limit is cut at the limit, yielded, and then `too-large` is thrown, so
- * the consumer stores exactly the bytes up to the limit. The chunks of a
- * request body are counted for young collections (`young-collection.ts`).
+ * the consumer stores exactly the bytes up to the limit.
  */
 export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer> {
   let seen = 0;
@@ -34,8 +33,6 @@ export async function* limitBytes(data: AsyncIterable<Uint8Array>, maxBytes: num
     }
     seen += chunk.length;
     yield chunk;
-    // the consumer is done with the chunk (it asked for the next one)
-    droppedExternalBytes(chunk.length);
   }
 }
 
@@ -47,6 +44,18 @@ export const joinInto = (parts: Buffer[], into: Buffer): Buffer => {
   let at = 0;
   for (const p of parts) at += p.copy(into, at);
   return into.subarray(0, at);
+};
+
+/**
+ * Lets go of chunks that are written and counts them for young collections
+ * (`young-collection.ts`): counted only now, a collection finds them dead.
+ * Counted when the next one was asked for, they were often still waiting to
+ * be written, survived the collection and reached the old generation, where
+ * only a major collection frees them.
+ */
+const dropWritten = (parts: Buffer[], bytes: number): void => {
+  parts.length = 0;
+  droppedExternalBytes(bytes);
 };
 
 /**
@@ -81,6 +90,7 @@ export async function writeInPieces(
     await inflight; // rethrows a failed earlier write: nothing after it is written
     inflight = write(piece, final).then(() => {
       written += n;
+      dropWritten(piece, n);
     });
     // awaited later; until then a failure must not count as unhandled
     inflight.catch(() => undefined);
@@ -130,8 +140,9 @@ export async function writeAsReceived(
   let written = 0;
   /** the write call in flight (settled when none is) */
   let current: Promise<void> = Promise.resolve();
-  /** the loop that writes until nothing waits; undefined when it is not running */
-  let draining: Promise<void> | undefined;
+  /** whether the loop that writes until nothing waits is running, and that loop */
+  let active = false;
+  let draining: Promise<void> = Promise.resolve();
   let writeFailed = false;
   let failure: unknown;
   const drain = async (): Promise<void> => {
@@ -144,41 +155,43 @@ export async function writeAsReceived(
         current = write(piece);
         await current;
         written += n;
+        dropWritten(piece, n);
       }
     } catch (e) {
       writeFailed = true;
       failure ??= e;
+    } finally {
+      active = false;
     }
   };
   const start = (): void => {
-    if (draining !== undefined || writeFailed || have === 0) return;
-    const running = drain();
-    draining = running;
-    void running.then(() => {
-      if (draining === running) draining = undefined;
-    });
+    if (active || writeFailed || have === 0) return;
+    active = true;
+    draining = drain();
   };
-  const settled = (p: Promise<void>) => p.then(
-    () => undefined,
-    () => undefined,
-  );
+  const settled = (p: Promise<void>) =>
+    p.then(
+      () => undefined,
+      () => undefined,
+    );
   try {
     for await (const raw of data) {
-      const chunk = asBuffer(raw);
       if (writeFailed) break;
+      const chunk = asBuffer(raw);
       if (chunk.length === 0) continue;
       parts.push(chunk);
       have += chunk.length;
       start();
       // hold at most `max` bytes besides the write in flight
-      while (have >= max && draining !== undefined && !writeFailed) await settled(current);
+      while (have >= max && active && !writeFailed) await settled(current);
+      if (writeFailed) break;
     }
   } catch (e) {
     failure ??= e;
   }
   // Keep what arrived before a failure of the source, so the client can resume from there.
   start();
-  while (draining !== undefined) await draining;
+  while (active) await draining;
   if (failure !== undefined) throw failure;
   return written;
 }

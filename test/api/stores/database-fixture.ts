@@ -61,5 +61,21 @@ export function databaseStoreContract(name: string, start: () => Promise<Databas
       }
       for (const f of files) expect((await readAll(store.read(f.ref))).equals(f.data)).toBe(true);
     });
+
+    it('keeps no staging buffer larger than 4 MiB: with chunks of 5 MiB each append allocates its own', async () => {
+      const chunkSize = 5 * 1024 * 1024;
+      const store = createDatabaseStore({ id: `database-staging-${n++}`, db: db!.db, chunkSize });
+      const allocations = vi.spyOn(Buffer, 'allocUnsafeSlow');
+      try {
+        for (let i = 0; i < 2; i++) {
+          const ref = { fileId: randomId(), location: '' };
+          await store.create(ref.fileId, { shareId: randomId(), shareName: null, fileName: 'f.bin' });
+          await store.append(ref, 0, pieces(randomBytes(100_000)), Infinity);
+        }
+        expect(allocations.mock.calls.filter(([size]) => size === chunkSize)).toHaveLength(2);
+      } finally {
+        allocations.mockRestore();
+      }
+    });
   });
 }

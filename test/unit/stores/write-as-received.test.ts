@@ -150,6 +150,55 @@ describe('writeAsReceived', () => {
     expect(src.state.returned).toBe(true);
   });
 
+  it('writes a chunk that arrives in the turn the previous write ends at once, not when the next one comes', async () => {
+    const nexts: Array<(r: IteratorResult<Buffer>) => void> = [];
+    const source: AsyncIterableIterator<Buffer> = {
+      next: () => new Promise<IteratorResult<Buffer>>((r) => nexts.push(r)),
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    const w = handWrite();
+    const done = writeAsReceived(source, 1024, w.write);
+    await tick();
+    nexts.at(-1)!({ value: bytes(10), done: false });
+    await tick();
+    expect(w.calls).toEqual([[10]]);
+    // the write ends and the next chunk arrives in the same turn; the client then pauses
+    w.finish();
+    nexts.at(-1)!({ value: bytes(20), done: false });
+    await tick();
+    await tick();
+    expect(w.calls).toEqual([[10], [20]]);
+    w.finish();
+    nexts.at(-1)!({ value: undefined, done: true });
+    expect(await done).toBe(30);
+  });
+
+  it('ends at once when a write fails while the source waits for room, without asking the client for more', async () => {
+    const nexts: Array<(r: IteratorResult<Buffer>) => void> = [];
+    const source: AsyncIterableIterator<Buffer> = {
+      next: () => new Promise<IteratorResult<Buffer>>((r) => nexts.push(r)),
+      return: () => Promise.resolve({ value: undefined, done: true }),
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    const w = handWrite();
+    const done = writeAsReceived(source, 100, w.write);
+    done.catch(() => undefined);
+    await tick();
+    nexts.at(-1)!({ value: bytes(10), done: false });
+    await tick();
+    nexts.at(-1)!({ value: bytes(200), done: false });
+    await tick();
+    const asked = nexts.length;
+    w.reject(new Error('no space left'));
+    await expect(done).rejects.toThrow('no space left');
+    expect(nexts.length).toBe(asked);
+    expect(w.calls).toEqual([[10]]);
+  });
+
   it('returns 0 for an empty source without calling write', async () => {
     const w = handWrite();
     expect(await writeAsReceived((async function* () {})(), 1024, w.write)).toBe(0);
