@@ -29,11 +29,11 @@ export interface FileSystemStoreOptions {
   id: string;
   directory: string;
   cleanEmptyDirs: boolean;
-  /** bytes that may wait while a write is running; default 256 KiB */
-  writeBytes?: number;
 }
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
+/** bytes of an upload that may wait while a write runs (what arrived meanwhile goes out in the next write) */
+const WAITING_BYTES = 256 * 1024;
 const MAX_TRIES = 10_000;
 /** Received files are private to the user running Pier, whatever the umask. */
 const FILE_MODE = 0o600;
@@ -52,7 +52,6 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
   if (made !== undefined) await chmod(opts.directory, DIR_MODE);
   // The base itself may be a link (the operator's choice); everything below may not.
   const base = await realpath(opts.directory);
-  const writeBytes = opts.writeBytes ?? 256 * 1024;
 
   /** The absolute path of a location and the folders between it and the base. */
   const resolveLocation = (location: string): { path: string; dirs: string[] } => {
@@ -187,7 +186,7 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
         if (st.size !== offset) throw offsetConflict(offset, st.size);
         let position = offset;
         // the received chunks go to the file as they are, without a copy: what arrived during a write in the next writev
-        return await writeAsReceived(limitBytes(data, maxBytes), writeBytes, async (parts) => {
+        return await writeAsReceived(limitBytes(data, maxBytes), WAITING_BYTES, async (parts) => {
           const rest = parts;
           while (rest.length > 0) {
             let { bytesWritten } = await fh.writev(rest, position);

@@ -27,6 +27,19 @@ const handFed = () => {
   return { source: source(), state, push: (b: Buffer) => put(b), fail: (e: Error) => put(e), end: () => put(null) };
 };
 
+/** A source whose every `next()` the test answers by hand, in the order asked: `nexts` holds the answers still owed. */
+const answeredByHand = () => {
+  const nexts: Array<(r: IteratorResult<Buffer>) => void> = [];
+  const source: AsyncIterableIterator<Buffer> = {
+    next: () => new Promise<IteratorResult<Buffer>>((r) => nexts.push(r)),
+    return: () => Promise.resolve({ value: undefined, done: true }),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return { source, nexts };
+};
+
 /** A write the test completes by hand: each call is recorded with its parts' sizes and waits for `finish` or `reject`. */
 const handWrite = () => {
   const calls: number[][] = [];
@@ -151,13 +164,7 @@ describe('writeAsReceived', () => {
   });
 
   it('writes a chunk that arrives in the turn the previous write ends at once, not when the next one comes', async () => {
-    const nexts: Array<(r: IteratorResult<Buffer>) => void> = [];
-    const source: AsyncIterableIterator<Buffer> = {
-      next: () => new Promise<IteratorResult<Buffer>>((r) => nexts.push(r)),
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    const { source, nexts } = answeredByHand();
     const w = handWrite();
     const done = writeAsReceived(source, 1024, w.write);
     await tick();
@@ -176,14 +183,7 @@ describe('writeAsReceived', () => {
   });
 
   it('ends at once when a write fails while the source waits for room, without asking the client for more', async () => {
-    const nexts: Array<(r: IteratorResult<Buffer>) => void> = [];
-    const source: AsyncIterableIterator<Buffer> = {
-      next: () => new Promise<IteratorResult<Buffer>>((r) => nexts.push(r)),
-      return: () => Promise.resolve({ value: undefined, done: true }),
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
+    const { source, nexts } = answeredByHand();
     const w = handWrite();
     const done = writeAsReceived(source, 100, w.write);
     done.catch(() => undefined);
