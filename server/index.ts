@@ -124,7 +124,7 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       if (server) throw new Error('The server is already running.');
       app = await buildApp(config, log, clock, { events, ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}) });
       await ensureInitialAdmin(app, config, options.initialAdmin ?? { kind: 'none' }, log);
-      const s = createHttpServer(httpOptions(config.limits), app.http.app);
+      const s = createHttpServer({ ...httpOptions(config.limits), ...app.http.classes }, app.http.app);
       // before the app, so that every answer announces the shorter time
       const keepAlive = keepAliveHeader(config.limits);
       s.prependListener('request', (_req, res: ServerResponse) => res.setHeader('Keep-Alive', keepAlive));

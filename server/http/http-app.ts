@@ -3,6 +3,7 @@ import { notFound } from '../common/errors.js';
 import { errorHandler } from './error-mapping.js';
 import type { HttpDeps, RouteModule } from './http-deps.js';
 import { loadOpenApi, OpenApiRouter } from './openapi.js';
+import { requestClasses, type RequestClasses } from './request-classes.js';
 import { accountRoutes } from './routes/accounts.routes.js';
 import { addressRoutes } from './routes/addresses.routes.js';
 import { aliasGuestRoutes, requireAlias } from './routes/alias-guest.routes.js';
@@ -50,6 +51,8 @@ export interface HttpApp {
   routes: ReadonlySet<string>;
   /** the player WebSocket: attach `upgrade` to the node:http server; `close` ends every socket */
   sockets: PlayerSockets;
+  /** the node:http server's request and response classes (`requestClasses`) */
+  classes: RequestClasses;
 }
 
 /**
@@ -95,5 +98,5 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps) };
+  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), classes: requestClasses(app) };
 };
