@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, InferResult, Kysely, Selectable } from 'kysely';
 import { fromBool, toBool, type AccountTable, type Database } from '../../db/schema.js';
 import { containsIgnoreCase } from '../../db/sql-helpers.js';
 import { parseAccountState, type Account, type AccountDetail } from './account.types.js';
@@ -142,8 +142,16 @@ export interface SessionAccount {
   generation: number;
 }
 
+const sessionAccountQuery = (db: Db) => db.selectFrom('accounts').select(['id', 'login', 'admin', 'state', 'session_gen']).where('id', '=', '').compile();
+type SessionAccountRow = InferResult<ReturnType<typeof sessionAccountQuery>>[number];
+
+/** The session read, compiled once per database: only its one parameter, the id, changes. */
+const sessionAccountQueries = new WeakMap<Db, CompiledQuery<SessionAccountRow>>();
+
 export const findSessionAccount = async (db: Db, id: string): Promise<SessionAccount | undefined> => {
-  const row = await db.selectFrom('accounts').select(['id', 'login', 'admin', 'state', 'session_gen']).where('id', '=', id).executeTakeFirst();
+  let query = sessionAccountQueries.get(db);
+  if (!query) sessionAccountQueries.set(db, (query = sessionAccountQuery(db)));
+  const row = (await db.executeQuery<SessionAccountRow>({ ...query, parameters: [id] })).rows[0];
   return (
     row && {
       id: row.id,

@@ -125,6 +125,30 @@ describe('two nodes on PostgreSQL and S3', () => {
     expect(sha(new Uint8Array(await file.arrayBuffer()))).toBe(sha(bytes));
   });
 
+  it('refuses a session ended on one node at the next request to the other, and keeps other sessions', async () => {
+    const login = `carol${Date.now()}`;
+    const created = await json(a, 'POST', '/api/v2/admin/account', { login, state: 'Active', admin: false, password: 'carols-password' });
+    expect(created['success']).toBe(true);
+    const res = await fetch(`${b.url}/api/v2/open/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: login, password: 'carols-password' }),
+    });
+    const carol = ((await res.json()) as { token: string }).token;
+    const status = async (node: NodeProcess, t: string) => (await fetch(`${node.url}/api/v2/sec/settings/email`, { headers: { 'Service-Auth': t } })).status;
+    // both accounts read by each node, in turn
+    for (const node of [a, b]) {
+      expect(await status(node, carol)).toBe(200);
+      expect(await status(node, token)).toBe(200);
+    }
+    const out = await fetch(`${b.url}/api/v2/sec/auth/logout-all`, { method: 'POST', headers: { 'Service-Auth': carol } });
+    expect(out.status).toBe(200);
+    for (const node of [a, b]) {
+      expect(await status(node, carol)).toBe(401);
+      expect(await status(node, token)).toBe(200);
+    }
+  });
+
   it('runs cleanup on several nodes at once, deleting each item once without errors', async () => {
     // three in-process nodes on the same database and bucket, with a clock far in the future
     const clock = manualClock(Date.now());
