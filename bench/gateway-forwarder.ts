@@ -2,12 +2,17 @@
  * The baseline of the gateway benchmark: the least a gateway can do. Plain
  * node:http, no framework, no auth; each request takes a pooled daemon
  * socket, sends the command, copies the reply's `key: value` lines into JSON.
- * Usage: tsx bench/gateway-forwarder.ts <daemon port>; prints its URL.
+ * With `express`, the same behind express 5 (`express.json()`, `res.json()`,
+ * Pier's request classes): the most any express app can reach.
+ * Usage: tsx bench/gateway-forwarder.ts <daemon port> [express]; prints its URL.
  */
-import { createServer } from 'node:http';
+import express from 'express';
+import { createServer, type RequestListener } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { requestClasses } from '../server/http/request-classes.js';
 
 const daemonPort = Number(process.argv[2]);
+const withExpress = process.argv[3] === 'express';
 
 interface Conn {
   socket: Socket;
@@ -51,19 +56,24 @@ const run = async (command: string): Promise<string> => {
   return text;
 };
 
-const server = createServer((req, res) => {
+/** The reply's `key: value` lines as an object. */
+const fields = (text: string): Record<string, string> => {
+  const result: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const i = line.indexOf(': ');
+    if (i > 0) result[line.slice(0, i)] = line.slice(i + 2);
+  }
+  return result;
+};
+
+const plain: RequestListener = (req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (d: Buffer) => chunks.push(d));
   req.on('end', () => {
     const { command } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { command: string };
     run(command).then(
       (text) => {
-        const result: Record<string, string> = {};
-        for (const line of text.split('\n')) {
-          const i = line.indexOf(': ');
-          if (i > 0) result[line.slice(0, i)] = line.slice(i + 2);
-        }
-        const body = JSON.stringify({ success: true, result });
+        const body = JSON.stringify({ success: true, result: fields(text) });
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
         res.end(body);
       },
@@ -72,7 +82,18 @@ const server = createServer((req, res) => {
       },
     );
   });
-});
+};
+
+const server = (() => {
+  if (!withExpress) return createServer(plain);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.post('/', express.json(), (req, res, next) => {
+    run((req.body as { command: string }).command).then((text) => res.json({ success: true, result: fields(text) }), next);
+  });
+  return createServer({ ...requestClasses(app) }, app);
+})();
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   const a = server.address();

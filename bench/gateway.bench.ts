@@ -4,7 +4,9 @@
  * BENCH_GATEWAY_SECONDS (10 s) per trial, alternating with the same clients
  * talking to the minimal forwarder (gateway-forwarder.ts), against one real
  * mpd. Pier runs from `dist/` as in every scenario, with `player.access` BENCH_GATEWAY_ACCESS (default `user`:
- * every request carries a token, while the forwarder checks nothing).
+ * every request carries a token, while the forwarder checks nothing). A third
+ * contender, the same forwarder behind express, shows how far any express
+ * app gets on this machine.
  */
 import { tmpdir } from 'node:os';
 import { startMpd } from '../test/support/mpd.js';
@@ -38,9 +40,12 @@ export const benchGateway = async (): Promise<Scenario> => {
     started.push(pier);
     const fwd = await startChild('gateway-forwarder.ts', [String(mpd.port)]);
     started.push(fwd);
+    const viaExpress = await startChild('gateway-forwarder.ts', [String(mpd.port), 'express']);
+    started.push(viaExpress);
     const auth: Record<string, string> = settings.gatewayAccess === 'open' ? {} : { 'Service-Auth': pier.token };
     const contenders: Contender[] = [
       { name: 'forwarder', pid: fwd.pid, run: () => load(fwd.info.url, '/', {}) },
+      { name: 'express forwarder', pid: viaExpress.pid, run: () => load(viaExpress.info.url, '/', {}) },
       { name: 'Pier', pid: pier.pid, run: () => load(pier.url, '/api/v1/player', auth) },
     ];
     return await runRounds(

@@ -16,7 +16,8 @@ export interface Results {
   load?: LoadResult;
 }
 
-export type Status = 'met' | 'not met' | 'not run' | 'no record';
+/** `for scale`: a ratio printed to read the others by, with no target of its own */
+export type Status = 'met' | 'not met' | 'not run' | 'no record' | 'for scale';
 
 export interface Row {
   key: string;
@@ -103,6 +104,15 @@ export const targetRows = (r: Results, baseline: Row[] | undefined): Row[] => {
   rows.push({ key: 'load-errors', what: 'load, errors', value: load?.errors, unit: '', target: '0', status: !load ? 'not run' : load.errors === 0 ? 'met' : 'not met' });
 
   atLeast('gateway-forwarder', 'gateway, Pier / forwarder (req/s)', r.gateway, 'Pier', 'forwarder', 0.7);
+  const viaExpress = ratio(r.gateway, 'express forwarder', 'forwarder', speed(r.gateway));
+  rows.push({
+    key: 'gateway-express',
+    what: 'gateway, express forwarder / forwarder (req/s)',
+    ...viaExpress,
+    unit: '×',
+    target: 'none: the ceiling of an express app',
+    status: viaExpress ? 'for scale' : 'not run',
+  });
   const p99 = r.gateway?.samples['Pier']?.map((x) => x.p99 ?? NaN);
   const p99Median = p99?.length ? median(p99) : undefined;
   rows.push({
