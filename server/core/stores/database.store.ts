@@ -42,7 +42,7 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
   const batchBytes = Math.max(opts.readBatchBytes ?? 4 * 1024 * 1024, chunkSize);
   // Staging buffers go back here when an append ends, so appends that follow (a guest's many small files) allocate none.
   const keptStaging: Buffer[] = [];
-  const keepStaging = Math.min(4, Math.floor(KEPT_STAGING_BYTES / chunkSize));
+  const maxKeptStaging = Math.min(4, Math.floor(KEPT_STAGING_BYTES / chunkSize));
 
   const chunkInfos = async (fileId: string): Promise<ChunkInfo[]> => {
     const rows = await db
@@ -169,7 +169,7 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
         return await writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.len : 0, writePiece);
       } finally {
         // the driver is done with it: every statement that used it has completed
-        if (staging && keptStaging.length < keepStaging) keptStaging.push(staging);
+        if (staging && keptStaging.length < maxKeptStaging) keptStaging.push(staging);
       }
     },
 

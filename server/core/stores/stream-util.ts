@@ -169,11 +169,6 @@ export async function writeAsReceived(
     active = true;
     draining = drain();
   };
-  const settled = (p: Promise<void>) =>
-    p.then(
-      () => undefined,
-      () => undefined,
-    );
   try {
     for await (const raw of data) {
       if (writeFailed) break;
@@ -183,7 +178,7 @@ export async function writeAsReceived(
       have += chunk.length;
       start();
       // hold at most `max` bytes besides the write in flight
-      while (have >= max && active && !writeFailed) await settled(current);
+      while (have >= max && active && !writeFailed) await current.catch(() => undefined);
       if (writeFailed) break;
     }
   } catch (e) {
