@@ -18,6 +18,7 @@
  *   gives `undefined` and the caller falls back to the checksum queue; the
  *   next hash starts a new thread.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 export interface StreamingHash {
@@ -32,7 +33,11 @@ export interface StreamingHash {
 }
 
 export interface HashThread {
-  start(): StreamingHash;
+  /**
+   * A new hash. `bytes`: how many bytes it will be given at most, when the
+   * caller knows; a hash of at most `INLINE_BYTES` runs on the calling thread.
+   */
+  start(bytes?: number): StreamingHash;
   /** Ends the thread; hashes still running give undefined. */
   stop(): Promise<void>;
 }
@@ -41,6 +46,13 @@ export const BATCH_BYTES = 1024 * 1024;
 export const FIRST_BATCH_BYTES = 64 * 1024;
 export const MAX_BATCHES_OUT = 4;
 const IDLE_MS = 30_000;
+/**
+ * Hashes of at most this many bytes run on the calling thread: hashing them
+ * there takes about as long as handing their growing batches to the thread,
+ * and a process that only receives small files never starts the thread
+ * (some 10 MB) or keeps its batches.
+ */
+export const INLINE_BYTES = 2 * 1024 * 1024;
 
 type ToThread = { id: number; data: ArrayBuffer; length: number } | { id: number; end: true } | { id: number; drop: true };
 type FromThread = { back: ArrayBuffer } | { id: number; hex: string };
@@ -145,6 +157,26 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
     return true;
   };
 
+  /** A hash on the calling thread. */
+  const inlineHash = (): StreamingHash => {
+    let h: Hash | undefined = createHash('sha256');
+    return {
+      update(chunk) {
+        h?.update(chunk);
+        return undefined;
+      },
+      flush: () => undefined,
+      digest() {
+        const hex = h?.digest('hex');
+        h = undefined;
+        return Promise.resolve(hex);
+      },
+      drop() {
+        h = undefined;
+      },
+    };
+  };
+
   /** A hash that gives no checksum: the thread could not be started. */
   const failedHash: StreamingHash = {
     update: () => undefined,
@@ -154,7 +186,8 @@ export const createHashThread = (idleMs = IDLE_MS): HashThread => {
   };
 
   return {
-    start() {
+    start(bytes) {
+      if (bytes !== undefined && bytes <= INLINE_BYTES) return inlineHash();
       let r: Running;
       try {
         r = thread();

@@ -103,7 +103,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     let h = hashes.get(f.id);
     if (offset === 0 || (h && h.at !== offset)) {
       forget(f.id);
-      h = offset === 0 ? { hash: deps.hashing.start(), at: 0 } : undefined;
+      h = offset === 0 ? { hash: deps.hashing.start(f.length), at: 0 } : undefined;
     }
     hashes.delete(f.id);
     if (h) {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BATCH_BYTES, createHashThread, FIRST_BATCH_BYTES, MAX_BATCHES_OUT, type HashThread, type StreamingHash } from '../../../server/core/checksums/hash-thread.js';
+import { BATCH_BYTES, createHashThread, FIRST_BATCH_BYTES, INLINE_BYTES, MAX_BATCHES_OUT, type HashThread, type StreamingHash } from '../../../server/core/checksums/hash-thread.js';
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -135,5 +135,49 @@ describe('the hash thread', () => {
     const next = thread.start();
     next.update(Buffer.from('later'));
     expect(await next.digest()).toBe(sha256(Buffer.from('later')));
+  });
+
+  it(`hashes at most ${INLINE_BYTES} declared bytes on the calling thread: no batch, no waiting, and stopping the thread loses nothing`, async () => {
+    thread = createHashThread();
+    const data = randomBytes(INLINE_BYTES);
+    let made = 0;
+    const Original = globalThis.ArrayBuffer;
+    globalThis.ArrayBuffer = new Proxy(Original, {
+      construct(target, args: [number]) {
+        made += 1;
+        return new target(...args);
+      },
+    });
+    let h: StreamingHash;
+    try {
+      h = thread.start(data.length);
+      // one update of all the bytes: on the thread this hands out its batches and asks to wait
+      expect(h.update(data)).toBeUndefined();
+      expect(made).toBe(0);
+    } finally {
+      globalThis.ArrayBuffer = Original;
+    }
+    await thread.stop();
+    expect(await h.digest()).toBe(sha256(data));
+    // a digest ends the hash, as on the thread
+    expect(await h.digest()).toBeUndefined();
+
+    const dropped = thread.start(3);
+    dropped.update(Buffer.from('abc'));
+    dropped.drop();
+    expect(await dropped.digest()).toBeUndefined();
+  });
+
+  it('hashes more declared bytes, or an unknown number, on the thread', async () => {
+    thread = createHashThread();
+    const data = randomBytes(BATCH_BYTES);
+    for (const declared of [INLINE_BYTES + 1, undefined]) {
+      const h = thread.start(declared);
+      // the growing batches of one full batch of bytes all wait for the thread's answers
+      const wait = h.update(data);
+      expect(wait).toBeInstanceOf(Promise);
+      await wait;
+      expect(await h.digest()).toBe(sha256(data));
+    }
   });
 });
