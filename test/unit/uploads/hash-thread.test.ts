@@ -12,6 +12,24 @@ const feed = async (h: StreamingHash, data: Buffer, piece: number): Promise<void
   }
 };
 
+/** Counts the `ArrayBuffer`s constructed until `restore` is called. */
+const countNewArrayBuffers = (): { made: number; restore(): void } => {
+  const Original = globalThis.ArrayBuffer;
+  const counter = {
+    made: 0,
+    restore: () => {
+      globalThis.ArrayBuffer = Original;
+    },
+  };
+  globalThis.ArrayBuffer = new Proxy(Original, {
+    construct(target, args: [number]) {
+      counter.made += 1;
+      return new target(...args);
+    },
+  });
+  return counter;
+};
+
 describe('the hash thread', () => {
   let thread: HashThread | undefined;
   afterEach(async () => {
@@ -77,27 +95,20 @@ describe('the hash thread', () => {
   it('reuses the batches of every size: a hash after another of the same length allocates none', async () => {
     thread = createHashThread();
     const data = randomBytes(2 * BATCH_BYTES);
-    let made = 0;
-    const Original = globalThis.ArrayBuffer;
-    globalThis.ArrayBuffer = new Proxy(Original, {
-      construct(target, args: [number]) {
-        made += 1;
-        return new target(...args);
-      },
-    });
+    const buffers = countNewArrayBuffers();
     try {
       const first = thread.start();
       await feed(first, data, 65_536);
       expect(await first.digest()).toBe(sha256(data));
       // the growing batches from FIRST_BATCH_BYTES up to BATCH_BYTES
-      expect(made).toBeGreaterThanOrEqual(Math.log2(BATCH_BYTES / FIRST_BATCH_BYTES) + 1);
-      made = 0;
+      expect(buffers.made).toBeGreaterThanOrEqual(Math.log2(BATCH_BYTES / FIRST_BATCH_BYTES) + 1);
+      buffers.made = 0;
       const second = thread.start();
       await feed(second, data, 65_536);
       expect(await second.digest()).toBe(sha256(data));
-      expect(made).toBe(0);
+      expect(buffers.made).toBe(0);
     } finally {
-      globalThis.ArrayBuffer = Original;
+      buffers.restore();
     }
   });
 
@@ -140,22 +151,15 @@ describe('the hash thread', () => {
   it(`hashes at most ${INLINE_BYTES} declared bytes on the calling thread: no batch, no waiting, and stopping the thread loses nothing`, async () => {
     thread = createHashThread();
     const data = randomBytes(INLINE_BYTES);
-    let made = 0;
-    const Original = globalThis.ArrayBuffer;
-    globalThis.ArrayBuffer = new Proxy(Original, {
-      construct(target, args: [number]) {
-        made += 1;
-        return new target(...args);
-      },
-    });
+    const buffers = countNewArrayBuffers();
     let h: StreamingHash;
     try {
       h = thread.start(data.length);
       // one update of all the bytes: on the thread this hands out its batches and asks to wait
       expect(h.update(data)).toBeUndefined();
-      expect(made).toBe(0);
+      expect(buffers.made).toBe(0);
     } finally {
-      globalThis.ArrayBuffer = Original;
+      buffers.restore();
     }
     await thread.stop();
     expect(await h.digest()).toBe(sha256(data));
