@@ -92,7 +92,7 @@ const server = (() => {
   app.post('/', express.json(), (req, res, next) => {
     run((req.body as { command: string }).command).then((text) => res.json({ success: true, result: fields(text) }), next);
   });
-  return createServer({ ...requestClasses(app) }, app);
+  return createServer(requestClasses(app), app);
 })();
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {

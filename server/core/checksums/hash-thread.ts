@@ -1,7 +1,8 @@
 /**
  * SHA-256 of bytes as they stream in, computed on one worker thread so that
  * hashing an upload (about 0.6 s of CPU per GiB) does not take turns with the
- * event loop that receives it.
+ * event loop that receives it; a hash of at most `INLINE_BYTES` declared
+ * bytes runs on the calling thread instead.
  *
  * - bytes are copied into batches that move to the thread without a
  *   further copy; a hash's first batch is `FIRST_BATCH_BYTES` and each next
