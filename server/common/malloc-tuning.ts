@@ -14,6 +14,11 @@
  * block, up to 32 and 64 MiB: arenas then keep tens of MB that the server
  * freed long ago. Limits an operator set for the process (glibc's `MALLOC_*`
  * variables or `GLIBC_TUNABLES`) are left as they are.
+ *
+ * The main arena gives its top back by lowering `brk`. In roughly one start
+ * in 150, V8 reserves its code range right after the brk heap; that arena
+ * then grows through mappings it cannot trim, and keeps what it freed as it
+ * would without these limits (for reuse; peaks are unchanged).
  */
 import { createRequire } from 'node:module';
 
