@@ -16,13 +16,10 @@ const HEAP_BLOCKED = 'heap-blocked';
  * resident memory that stay after the second free. With `tuned` the server's
  * limits are set first.
  *
- * The main arena gives its free top back through `brk`. In roughly one
- * start in 150, V8 reserves its code range right where the brk heap ends, or
- * a few pages after it (it asks for the first free range near the node
- * binary): the heap cannot grow past it, glibc takes the blocks from mapped
- * memory that it never trims, and the process keeps them as if untuned. A
- * child whose heap has less than 64 MiB of room answers HEAP_BLOCKED, and
- * the measurement is taken in a new one.
+ * A process whose brk heap V8's code range blocks keeps freed memory as if
+ * untuned (see `server/common/malloc-tuning.ts`); the code range may start a
+ * few pages after the heap, so a child whose heap has less than 64 MiB of
+ * room answers HEAP_BLOCKED, and the measurement is taken in a new one.
  */
 const keptAfterFree = (tuned: boolean): number => {
   const script = `
