@@ -43,3 +43,35 @@ export const setupNotifications = (
     const notice = noticeFor(e);
     if (notice && enabled()) show(notice);
   });
+
+/** The parts of Electron's `Notification` used here. */
+export interface NotificationLike {
+  on(event: 'click' | 'close' | 'failed', listener: () => void): unknown;
+  show(): void;
+}
+export type NotificationCtor = new (options: { title: string; body: string; icon?: string }) => NotificationLike;
+
+/** Notifications kept at most: the oldest is let go beyond it (its click then does nothing). */
+export const MAX_KEPT_NOTIFICATIONS = 20;
+
+/**
+ * Shows notices as system notifications; a click opens the notice's page. Each one is
+ * referenced until it is clicked, closed or failed: Electron collects a notification
+ * nothing references, and with it its click handler, while it is still on screen.
+ */
+export const createNotifier = (Notification: NotificationCtor, icon: string | undefined, open: (path: string) => void): ((notice: Notice) => void) => {
+  const kept = new Set<NotificationLike>();
+  return (notice) => {
+    const n = new Notification({ title: notice.title, body: notice.body, ...(icon ? { icon } : {}) });
+    const forget = () => kept.delete(n);
+    n.on('click', () => {
+      forget();
+      open(notice.path);
+    });
+    n.on('close', forget);
+    n.on('failed', forget);
+    kept.add(n);
+    if (kept.size > MAX_KEPT_NOTIFICATIONS) kept.delete(kept.values().next().value!);
+    n.show();
+  };
+};

@@ -3,19 +3,31 @@
  * replaces it, as its preload knows one origin), the first-start window, QR windows.
  * It knows the webContents ids of its windows, which the IPC checks use. The
  * BrowserWindow class is passed in, so tests run it with a fake.
+ *
+ * Returning to the app window (tray, notification, second start) focuses it and
+ * navigates only when asked for a different page, so playback and half-filled forms
+ * survive; a navigation superseded by a newer one is no error. While a page holds an
+ * upload its `beforeunload` vetoes unloading: closing the window asks the user, and
+ * quitting (or replacing the window) wins.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { lockNavigation, windowOptions, type NavigableContents, type WindowKind, type WindowPaths } from './windows.js';
 
 export interface WindowLike {
-  webContents: NavigableContents & { id: number; getURL(): string };
+  webContents: NavigableContents & {
+    id: number;
+    getURL(): string;
+    on(event: 'will-prevent-unload', listener: (event: { preventDefault(): void }) => void): unknown;
+  };
   loadURL(url: string): Promise<void>;
   loadFile(path: string): Promise<void>;
-  once(event: 'ready-to-show', listener: () => void): unknown;
+  once(event: 'ready-to-show' | 'focus', listener: () => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
   show(): void;
   focus(): void;
   close(): void;
+  destroy(): void;
+  isDestroyed(): boolean;
   isMinimized(): boolean;
   restore(): void;
 }
@@ -32,16 +44,28 @@ export interface WindowDeps {
   setupPage: string;
   /** runs before the app window loads a URL of the server (signs the window in) */
   beforeLoad?(origin: string): Promise<void>;
+  /** true once the app is quitting: a page's unload veto is overridden */
+  quitting(): boolean;
+  /** asks the user whether to close `win` although its page holds work (an upload); true: close */
+  confirmClose(win: WindowLike): boolean;
+  /** the app window was closed (the app may tell the user where Pier went, or quit) */
+  onAppClosed?(): void;
+  /** a navigation failed for another reason than being superseded */
+  onLoadError?(url: string, error: Error): void;
 }
 
 export interface WindowManager {
-  /** Shows the app window at `path` (below the server's origin), creating it when needed. */
+  /**
+   * Shows the app window, creating it when needed (at `path`, default `/app`). An open
+   * window is focused, and navigates only when `path` is given and differs from its page.
+   */
   showApp(path?: string): Promise<void>;
-  /** After a restart: the app window goes to the same path on the new origin. */
+  /** After a restart on another origin: a new app window at the same path there. */
   reloadApp(): Promise<void>;
   showSetup(): void;
   closeSetup(): void;
-  showQr(html: string): void;
+  /** A QR window; `onFocus` runs once it has the focus (a Wayland clipboard needs one). */
+  showQr(html: string, onFocus?: () => void): void;
   appIds(): ReadonlySet<number>;
   setupIds(): ReadonlySet<number>;
   /** true while any Pier window is open */
@@ -55,12 +79,18 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
   const qrWindows = new Set<WindowLike>();
   const appIds = new Set<number>();
   const setupIds = new Set<number>();
+  /** windows being replaced by code, not closed by the user */
+  const replacing = new WeakSet<WindowLike>();
 
   const make = (kind: WindowKind, ids: Set<number> | null, allowedOrigin: () => string | null, origin?: string): WindowLike => {
     const win = new deps.BrowserWindow(windowOptions(kind, deps.paths, origin));
     const id = win.webContents.id;
     ids?.add(id);
     lockNavigation(win.webContents, allowedOrigin, deps.openExternal);
+    // the page vetoes its unload (an upload runs): quitting and replacing win, closing asks
+    win.webContents.on('will-prevent-unload', (event) => {
+      if (deps.quitting() || replacing.has(win) || deps.confirmClose(win)) event.preventDefault();
+    });
     win.once('ready-to-show', () => win.show());
     win.on('closed', () => ids?.delete(id));
     return win;
@@ -78,37 +108,56 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
     const old = appWindow?.win;
     const win = make('app', appIds, deps.origin, origin);
     win.on('closed', () => {
-      if (appWindow?.win === win) appWindow = null;
+      if (appWindow?.win !== win) return;
+      appWindow = null;
+      deps.onAppClosed?.();
     });
     appWindow = { win, origin };
-    old?.close();
+    if (old) {
+      replacing.add(old);
+      old.close();
+    }
     return { win, created: true };
   };
 
-  /** Shows `path` of the server in the app window; nothing while the server is not running. */
-  const showAt = async (path: string, focusOpen: boolean) => {
-    const origin = deps.origin();
-    if (origin === null) return;
-    const { win, created } = appWindowFor(origin);
-    if (!created && focusOpen) focus(win);
+  /** The page the app window shows (path, query, fragment), `null` before it loaded one. */
+  const pageOf = (win: WindowLike): string | null => {
+    try {
+      const u = new URL(win.webContents.getURL());
+      return u.pathname + u.search + u.hash;
+    } catch {
+      return null;
+    }
+  };
+
+  /** Loads `path` of `origin`; a load superseded by a newer one is not an error. */
+  const load = async (win: WindowLike, origin: string, path: string) => {
+    const url = origin + (path.startsWith('/') ? path : `/${path}`);
     await deps.beforeLoad?.(origin);
-    await win.loadURL(origin + (path.startsWith('/') ? path : `/${path}`));
+    try {
+      await win.loadURL(url);
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'ERR_ABORTED') return;
+      deps.onLoadError?.(url, e instanceof Error ? e : new Error(String(e)));
+    }
   };
 
   return {
-    async showApp(path = '/app') {
-      await showAt(path, true);
+    async showApp(path) {
+      const origin = deps.origin();
+      if (origin === null) return;
+      const { win, created } = appWindowFor(origin);
+      if (created) return load(win, origin, path ?? '/app');
+      focus(win);
+      const page = pageOf(win);
+      if (path !== undefined && page !== null && page !== path) await load(win, origin, path);
     },
     async reloadApp() {
-      if (appWindow === null) return;
-      let path = '/app';
-      try {
-        const u = new URL(appWindow.win.webContents.getURL());
-        path = u.pathname + u.search + u.hash;
-      } catch {
-        /* not loaded yet */
-      }
-      await showAt(path, false);
+      const origin = deps.origin();
+      if (appWindow === null || origin === null || appWindow.origin === origin) return;
+      const path = pageOf(appWindow.win) ?? '/app';
+      const { win } = appWindowFor(origin);
+      await load(win, origin, path);
     },
     showSetup() {
       if (setupWindow !== null) return focus(setupWindow);
@@ -122,8 +171,9 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
     closeSetup() {
       setupWindow?.close();
     },
-    showQr(html) {
+    showQr(html, onFocus) {
       const win = make('qr', null, () => null);
+      if (onFocus) win.once('focus', onFocus);
       qrWindows.add(win);
       win.on('closed', () => qrWindows.delete(win));
       void win.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);

@@ -1,15 +1,19 @@
 /**
  * The headless server of `npm run serve -- [config-file]` (entry: `cli.ts`).
  * The configuration file is the only argument; environment variables
- * `SERVICE_...` override it.
+ * `SERVICE_...` override it. Run by the desktop app, it is its hosted server (`hosted.ts`).
  */
 import type { ProcessMemory } from './common/process-memory.js';
 import { ConfigError, loadProcessConfig } from './config/index.js';
+import { hostPort, runHosted } from './hosted.js';
 import { createServer } from './index.js';
 import { createLogger } from './logging/logger.js';
 
 /** Runs the server until SIGINT or SIGTERM; the exit code. `memory`: what the entry could set up. */
 export const runCli = async (args: string[], memory: ProcessMemory): Promise<number> => {
+  // run by the desktop app: it talks over the message port and decides when to stop
+  const host = hostPort();
+  if (host) return runHosted(host, args[0]);
   if (args.length > 1 || args[0] === '--help' || args[0] === '-h') {
     process.stderr.write('Usage: npm run serve -- [config-file]\n');
     return args.length > 1 ? 2 : 0;

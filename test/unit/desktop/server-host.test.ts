@@ -1,17 +1,19 @@
-// The desktop's server host against the REAL server (port 0, a temp user-data folder).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The desktop's server host against the REAL server entry (dist/server/cli.js) in a
+// real child process: `child_process.fork` in the shape of Electron's `utilityProcess.fork`.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../server/common/log.js';
-import { droppedExternalBytes } from '../../../server/common/young-collection.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config/index.js';
 import { defaultSettings, type DesktopSettings } from '../../../main/desktop-settings.js';
 import { login } from '../../../main/pier-api.js';
-import { renderServerConfig } from '../../../main/server-config.js';
-import { CONFIG_FILE, createServerHost, type HostState, type ServerHost } from '../../../main/server-host.js';
-import { minorCollectionsDuring } from '../../support/minor-collections.js';
+import { renderServerConfig, secretEnv } from '../../../main/server-config.js';
+import { CONFIG_FILE, createServerHost, type HostOptions, type HostState, type ServerHost } from '../../../main/server-host.js';
+import { projectRoot } from '../../support/cli-run.js';
+import { forkAsUtility, forked } from '../../support/utility-process.js';
+
+const ENTRY = join(projectRoot, 'dist/server/cli.js');
 
 let dir: string;
 let host: ServerHost;
@@ -30,21 +32,58 @@ const running = (s: HostState): Extract<HostState, { kind: 'running' }> => {
   return s;
 };
 
+let output = '';
+const hostWith = (over: Partial<HostOptions> = {}): ServerHost =>
+  createServerHost({
+    fork: forkAsUtility,
+    entry: ENTRY,
+    dataDir: join(dir, 'userData'),
+    env: { PATH: process.env['PATH'] ?? '', HOME: dir },
+    output: (chunk) => (output += chunk.toString()),
+    ...over,
+  });
+
+beforeAll(() => {
+  if (!existsSync(ENTRY)) throw new Error('dist/server/cli.js is missing: run `npm run build:server` (npm test does).');
+});
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pier-desktop-'));
-  host = createServerHost({ dataDir: join(dir, 'userData'), logger: () => silentLogger });
+  output = '';
+  host = hostWith();
 });
 afterEach(async () => {
   await host.stop();
+  for (const p of forked.splice(0)) if (p.pid !== undefined) process.kill(p.pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Waits until `host` reaches a state of `kind`. */
+const reaches = (h: ServerHost, kind: HostState['kind'], ms = 20_000): Promise<HostState> =>
+  new Promise((resolve, reject) => {
+    if (h.state().kind === kind) return resolve(h.state());
+    const timer = setTimeout(() => reject(new Error(`no ${kind} state within ${ms} ms; now ${JSON.stringify(h.state())}`)), ms);
+    const off = h.onState((s) => {
+      if (s.kind !== kind) return;
+      clearTimeout(timer);
+      off();
+      resolve(s);
+    });
+  });
+
+const freePort = async (): Promise<number> => {
+  const s = createNetServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+};
 
 describe('server configuration from the desktop settings', () => {
   it('loads with the server’s own loader: user-data folder, received-files store, LAN, closed sign-up, player for users', async () => {
     const s = settingsFor({ lan: true, port: 9191 });
     const file = join(dir, 'server.conf');
     writeFileSync(file, renderServerConfig(s, join(dir, 'data')));
-    const { config } = await loadConfig({ file, env: {}, defaults: { dataDir: join(dir, 'data') } });
+    const { config } = await loadConfig({ file, env: secretEnv(s), defaults: { dataDir: join(dir, 'data') } });
     expect(config.dataDir).toBe(join(dir, 'data'));
     expect(config.bind).toEqual({ address: '0.0.0.0', port: 9191 });
     expect(config.backend.files.defaultStore).toBe('received');
@@ -150,11 +189,73 @@ describe('server host', () => {
   });
 });
 
-describe('the process hosting the server', () => {
-  it('has young collections on, so the buffers of uploads and database rows are freed as they are dropped', async () => {
-    const collections = await minorCollectionsDuring(() => {
-      for (let i = 0; i < 10; i++) droppedExternalBytes(4 * 1024 * 1024);
+describe('the server process', () => {
+  it('runs in a process of its own, not in the host’s', async () => {
+    running(await host.start(settingsFor(), ADMIN));
+    const pid = forked.at(-1)?.pid;
+    expect(pid).toBeGreaterThan(0);
+    expect(pid).not.toBe(process.pid);
+  });
+
+  it('restarts the server after a crash (SIGKILL), shows why meanwhile, and keeps its data and port', async () => {
+    const port = await freePort();
+    host = hostWith({ restartDelayMs: 50 });
+    const before = running(await host.start(settingsFor({ port }), ADMIN));
+    const seen: HostState[] = [];
+    host.onState((s) => seen.push(s));
+    process.kill(forked.at(-1)!.pid!, 'SIGKILL');
+    await reaches(host, 'restarting');
+    const after = running(await reaches(host, 'running'));
+    expect(seen[0]).toEqual({ kind: 'restarting', reason: 'The server stopped unexpectedly (killed by SIGKILL)' });
+    expect(after.localUrl).toBe(before.localUrl);
+    expect((await login(after.localUrl, ADMIN.login, ADMIN.password)).admin).toBe(true);
+  });
+
+  it('stops restarting after crashes in a row and says so', async () => {
+    const fork = forkAsUtility;
+    host = hostWith({
+      entry: join(projectRoot, 'test/fixtures/hosted/misbehaving-server.mjs'),
+      restartDelayMs: 5,
+      fork: (entry, _args, options) => fork(entry, ['crash'], options),
     });
-    expect(collections).toBeGreaterThanOrEqual(10);
+    await host.start(settingsFor());
+    const s = await reaches(host, 'error');
+    expect(s).toEqual({ kind: 'error', reason: 'The server stopped 5 times in a row; last: The server stopped unexpectedly (exit code 3)' });
+  });
+
+  it('kills a server that does not stop within the bound', async () => {
+    const fork = forkAsUtility;
+    host = hostWith({
+      entry: join(projectRoot, 'test/fixtures/hosted/misbehaving-server.mjs'),
+      stopTimeoutMs: 200,
+      fork: (entry, _args, options) => fork(entry, ['hang'], options),
+    });
+    await host.start(settingsFor());
+    const proc = forked.at(-1)!;
+    const t0 = Date.now();
+    await host.stop();
+    expect(host.state()).toEqual({ kind: 'stopped' });
+    expect(proc.pid).toBeUndefined();
+    // 200 ms asked, 2 s after SIGTERM, then SIGKILL
+    expect(Date.now() - t0).toBeLessThan(4_000);
+  });
+
+  it('gives the server its passwords in its environment, never in the written file', async () => {
+    const settings = settingsFor({
+      mail: { ...defaultSettings().mail, password: 'mail-secret-1' },
+      playerConnections: [{ id: 'kitchen', title: 'Kitchen', host: 'pi', port: 6600, password: 'mpd-secret-2' }],
+    });
+    running(await host.start(settings, ADMIN));
+    const file = readFileSync(join(dir, 'userData', CONFIG_FILE), 'utf8');
+    for (const secret of ['mail-secret-1', 'mpd-secret-2', settings.invitePassword]) expect(file).not.toContain(secret);
+    const { config } = await loadConfig({ file: join(dir, 'userData', CONFIG_FILE), env: secretEnv(settings) });
+    expect(config.backend.mail.smtp.password).toBe('mail-secret-1');
+    expect(config.player.connections['kitchen']?.password).toBe('mpd-secret-2');
+    expect(config.backend.signup.invitePassword).toBe(settings.invitePassword);
+  });
+
+  it('sends the server’s output to the log', async () => {
+    running(await host.start(settingsFor(), ADMIN));
+    expect(output).toContain('Pier is listening on');
   });
 });

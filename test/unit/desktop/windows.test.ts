@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lanIPv4, lanUrl, serverAddresses, type Interfaces } from '../../../main/network.js';
 import { qrData } from '../../../main/qr.js';
-import { createWindowManager, qrPage } from '../../../main/window-manager.js';
+import { createWindowManager, qrPage, type WindowDeps } from '../../../main/window-manager.js';
 import { lockNavigation, navigationPolicy, windowOptions, type WindowKind } from '../../../main/windows.js';
 import { FakeBrowserWindow, FakeWebContents } from '../../support/fake-electron.js';
 
@@ -65,7 +65,7 @@ describe('navigation lock', () => {
 });
 
 describe('window manager', () => {
-  const make = (origin: () => string | null) => {
+  const make = (origin: () => string | null, over: Partial<WindowDeps> = {}) => {
     FakeBrowserWindow.created = [];
     const signedIn: string[] = [];
     const wm = createWindowManager({
@@ -75,42 +75,102 @@ describe('window manager', () => {
       openExternal: () => undefined,
       setupPage: '/app/resources/setup/index.html',
       beforeLoad: async (o) => void signedIn.push(o),
+      quitting: () => false,
+      confirmClose: () => true,
+      ...over,
     });
     return { wm, signedIn };
   };
 
-  it('opens one app window on the server’s /app, locked and tracked for IPC, and focuses it again', async () => {
+  it('opens one app window on the server’s /app, locked and tracked for IPC; returning focuses it without reloading', async () => {
     const origin = 'http://127.0.0.1:9090';
     const { wm, signedIn } = make(() => origin);
     await wm.showApp();
-    await wm.showApp('/app/desktop');
-    expect(FakeBrowserWindow.created).toHaveLength(1);
     const w = FakeBrowserWindow.created[0]!;
+    expect(w.webContents.documents).toBe(1);
+    // tray, notification, second start, macOS activate: the same page, not a new one
+    await wm.showApp();
+    await wm.showApp('/app');
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    expect(w.webContents.documents).toBe(1);
+    expect(w.focused).toBe(2);
+    // a different page is navigated to
+    await wm.showApp('/app/desktop');
     expect(w.loaded).toEqual(['http://127.0.0.1:9090/app', 'http://127.0.0.1:9090/app/desktop']);
     expect(w.webContents.listeners.has('will-navigate')).toBe(true);
     expect(w.options.webPreferences?.sandbox).toBe(true);
     expect(wm.appIds().has(w.webContents.id)).toBe(true);
-    expect(w.focused).toBe(1);
     expect(signedIn).toEqual([origin, origin]);
 
+    // a restart on the same origin keeps the page
     await wm.reloadApp();
     expect(FakeBrowserWindow.created).toHaveLength(1);
-    expect(w.loaded.at(-1)).toBe('http://127.0.0.1:9090/app/desktop');
+    expect(w.webContents.documents).toBe(2);
 
     w.close();
     expect(wm.appIds().size).toBe(0);
     expect(wm.hasWindows()).toBe(false);
   });
 
+  it('a navigation superseded by a newer one is no error', async () => {
+    const errors: string[] = [];
+    const { wm } = make(() => 'http://127.0.0.1:9090', { onLoadError: (url) => errors.push(url) });
+    await wm.showApp();
+    const w = FakeBrowserWindow.created[0]!;
+    await Promise.all([wm.showApp('/app/upload/a'), wm.showApp('/app/upload/b')]);
+    expect(w.webContents.getURL()).toBe('http://127.0.0.1:9090/app/upload/b');
+    expect(errors).toEqual([]);
+  });
+
+  it('closing the window while its page holds an upload asks the user: stay keeps it, close closes it', async () => {
+    let answer = false;
+    const asked: number[] = [];
+    const { wm } = make(() => 'http://127.0.0.1:9090', {
+      confirmClose: (win) => {
+        asked.push(win.webContents.id);
+        return answer;
+      },
+    });
+    await wm.showApp();
+    const w = FakeBrowserWindow.created[0]!;
+    w.webContents.preventsUnload = true;
+    w.close();
+    expect(asked).toEqual([w.webContents.id]);
+    expect(w.closed).toBe(false);
+    answer = true;
+    w.close();
+    expect(w.closed).toBe(true);
+  });
+
+  it('quitting wins over a page that holds an upload, without asking', async () => {
+    let quitting = false;
+    const asked: number[] = [];
+    const { wm } = make(() => 'http://127.0.0.1:9090', {
+      quitting: () => quitting,
+      confirmClose: (win) => {
+        asked.push(win.webContents.id);
+        return false;
+      },
+    });
+    await wm.showApp();
+    const w = FakeBrowserWindow.created[0]!;
+    w.webContents.preventsUnload = true;
+    quitting = true;
+    w.close();
+    expect(w.closed).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
   // The app window's preload learns the server's origin once, when the window is
-  // created (`window.desktop` works only there). A restart on another port used to
-  // load the new origin into the same window, whose preload still knew the old one.
-  it('replaces the app window when the server’s origin changes, at the same path', async () => {
+  // created (`window.desktop` works only there).
+  it('replaces the app window when the server’s origin changes, at the same path, even during an upload', async () => {
     let origin = 'http://127.0.0.1:9090';
     const { wm } = make(() => origin);
+    await wm.showApp();
     await wm.showApp('/app/desktop');
     const first = FakeBrowserWindow.created[0]!;
     expect(first.options.webPreferences?.additionalArguments).toContain('--pier-origin=http://127.0.0.1:9090');
+    first.webContents.preventsUnload = true;
 
     origin = 'http://127.0.0.1:9191';
     await wm.reloadApp();

@@ -1,0 +1,41 @@
+/**
+ * Quitting: the server is stopped first (asked, then killed within its bound), then
+ * the app quits; pages that hold an upload do not stop it (`quitting()` tells the
+ * window manager to override their unload veto). A system shutdown or logout on
+ * Windows skips `before-quit` and sends `session-end`: the server is stopped there
+ * too. Whatever hangs, the app exits after `hardExitMs`.
+ */
+export interface QuitApp {
+  on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+  on(event: 'session-end', listener: () => void): unknown;
+  quit(): void;
+  exit(code?: number): void;
+}
+
+export interface Quitting {
+  /** true from the moment a quit began */
+  quitting(): boolean;
+}
+
+export const setupQuit = (app: QuitApp, host: { stop(): Promise<void> }, options: { hardExitMs?: number } = {}): Quitting => {
+  const hardExitMs = options.hardExitMs ?? 15_000;
+  let quitting = false;
+  let serverStopped = false;
+  const stopServer = () => {
+    if (quitting) return;
+    quitting = true;
+    // a last resort: the server host kills its process after 10 s; nothing else may keep Pier alive
+    setTimeout(() => app.exit(0), hardExitMs).unref();
+    void host.stop().finally(() => {
+      serverStopped = true;
+      app.quit();
+    });
+  };
+  app.on('before-quit', (event) => {
+    if (serverStopped) return;
+    event.preventDefault();
+    stopServer();
+  });
+  app.on('session-end', stopServer);
+  return { quitting: () => quitting };
+};
