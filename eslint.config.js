@@ -175,6 +175,27 @@ export default defineConfig([
   },
 
   {
+    // The main process loads nothing of the server: it runs in a utility process. Types
+    // (the message protocol) and the pure constants of server/process/ are allowed.
+    name: 'pier/boundaries/main',
+    files: ['main/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^\.\./server/(?!process/)`,
+              allowTypeImports: true,
+              message: 'main/ runs the server in a utility process and loads none of its code: import types only (server/hosted-protocol.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
     name: 'pier/boundaries/renderer-api',
     files: ['renderer/src/api/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: rendererApiForbidden }] },

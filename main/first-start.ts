@@ -8,6 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import type { SettingsError } from '../preload/desktop-api.js';
 import type { SetupDefaults, SetupInput, SetupResult } from '../preload/setup-api.js';
 import type { DesktopSettings, Settings } from './desktop-settings.js';
+import { noArgs, oneArg, pageRule, SETUP_CHANNELS, type Channel, type ChannelHandler } from './ipc.js';
 import type { ServerHost } from './server-host.js';
 
 const IDENT = /^[a-z0-9\-_@.]+$/;
@@ -20,9 +21,13 @@ export const needsFirstStart = (s: DesktopSettings): boolean => s.account === nu
 export const generatePassword = (): string => randomBytes(15).toString('base64url');
 
 /** Suggestions: the system user's name as login (when it is a valid login), a folder in the documents folder. */
-export const setupDefaults = (userName: string, documents: string): SetupDefaults => {
+export const setupDefaults = (userName: string, documents: string, platform: NodeJS.Platform = process.platform): SetupDefaults => {
   const name = userName.toLowerCase();
-  return { login: IDENT.test(name) && name.length <= 64 ? name : 'admin', receivedFolder: join(documents, 'Pier', 'Received files') };
+  return {
+    login: IDENT.test(name) && name.length <= 64 ? name : 'admin',
+    receivedFolder: join(documents, 'Pier', 'Received files'),
+    firewallNote: platform === 'win32',
+  };
 };
 
 /** Every problem of the first-start form. */
@@ -78,4 +83,47 @@ export const completeFirstStart = async (input: SetupInput, deps: FirstStartDeps
   if (!account.admin) return { success: false, errors: [{ field: 'login', message: 'This account is not an admin.' }] };
   deps.settings.replace({ ...next, account: { id: account.id, login: account.login } });
   return { success: true, login: account.login, generatedPassword: input.password === null ? password : null };
+};
+
+export interface SetupHandlerDeps extends FirstStartDeps {
+  /** the webContents ids of the first-start windows */
+  setupIds(): ReadonlySet<number>;
+  /** the first-start page's file URL */
+  pageUrl: string;
+  defaults(): SetupDefaults;
+  pickFolder(): Promise<string | null>;
+  finish(): Promise<void>;
+}
+
+/**
+ * The first-start window's channels. The received folder is the suggested one or one
+ * the folder dialog returned: never a path the page made up.
+ */
+export const setupHandlers = (deps: SetupHandlerDeps): Partial<Record<Channel, ChannelHandler>> => {
+  const rule = pageRule(deps.setupIds, deps.pageUrl);
+  const S = SETUP_CHANNELS;
+  const chosen = new Set<string>();
+  return {
+    [S.defaults]: { rule, check: noArgs, run: () => deps.defaults() },
+    [S.pickFolder]: {
+      rule,
+      check: noArgs,
+      run: async () => {
+        const folder = await deps.pickFolder();
+        if (folder !== null) chosen.add(folder);
+        return folder;
+      },
+    },
+    [S.complete]: {
+      rule,
+      check: oneArg('object'),
+      run: async (raw): Promise<SetupResult> => {
+        const input = raw as SetupInput;
+        if (input.receivedFolder !== deps.defaults().receivedFolder && !chosen.has(input.receivedFolder))
+          return { success: false, errors: [{ field: 'receivedFolder', message: 'Choose the folder with the button' }] };
+        return completeFirstStart(input, deps);
+      },
+    },
+    [S.finish]: { rule, check: noArgs, run: () => deps.finish() },
+  };
 };

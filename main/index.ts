@@ -1,31 +1,42 @@
-// Electron main process: wires the small modules of main/ to Electron, one setupX()
-// function per concern. The logic lives in those modules (tested under Node); this
-// file only connects them to the real Electron API.
+// Electron main process: a thin shell (tray, windows, notifications, settings) that
+// wires the small modules of main/ to Electron, one setupX() function per concern.
+// The server runs in a utility process (server-host.ts); nothing of server/ is loaded
+// here, so the tray appears at once and a crash there never takes the app down.
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, safeStorage, session, shell, Tray, utilityProcess } from 'electron';
+import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../server/process/flags.js';
+import { startedAtLogin, userDataArg } from './app-args.js';
+import { setAutostart } from './autostart.js';
 import { desktopHandlers } from './desktop-ipc.js';
 import { createSettings, needsRestart, type DesktopSettings, type Settings } from './desktop-settings.js';
 import { electronSettingsStore } from './electron-settings-store.js';
-import { completeFirstStart, needsFirstStart, setupDefaults } from './first-start.js';
-import { noArgs, oneArg, pageRule, registerIpc, SETUP_CHANNELS } from './ipc.js';
+import { needsFirstStart, setupDefaults, setupHandlers } from './first-start.js';
+import { setupQuit, type Quitting } from './lifecycle.js';
+import { hasTrayHost, isWayland } from './linux-desktop.js';
+import { openLogFile } from './log-file.js';
+import { registerIpc } from './ipc.js';
 import { serverAddresses } from './network.js';
-import { setupNotifications } from './notifications.js';
+import { createNotifier, setupNotifications } from './notifications.js';
 import { setupPermissions } from './permissions.js';
 import { createPierApi, login } from './pier-api.js';
 import { createServerHost, type ServerHost } from './server-host.js';
 import { createTrayController, type TrayController } from './tray-actions.js';
-import { buildTrayMenu, toMenuTemplate } from './tray-menu.js';
-import { createWindowManager, type WindowManager } from './window-manager.js';
+import { buildTrayMenu, toMenuTemplate, trayClickOpensWindow } from './tray-menu.js';
+import { createWindowManager, qrPage, type WindowManager } from './window-manager.js';
+import { qrData } from './qr.js';
+import { APP_ID } from './app-identity.js';
+import { electronSqliteBinding } from './native-build.js';
+
+// Windows: notifications and the taskbar belong to the installer's identity; first thing.
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/main
-const resources = join(here, '..', '..', 'resources');
+const root = join(here, '..', '..');
+const resources = join(root, 'resources');
 const SETUP_PAGE = join(resources, 'setup', 'index.html');
-/** Passed by the login item: start in the tray without opening a window. */
-const HIDDEN_ARG = '--hidden';
-/** `--pier-user-data=<dir>`: another user-data folder (a portable install, the desktop smoke test). */
-const USER_DATA_ARG = '--pier-user-data=';
+const SERVER_ENTRY = join(here, '..', 'server', 'cli.js');
 
 const log = (message: string) => console.log(`[pier] ${message}`);
 
@@ -35,8 +46,32 @@ const serverOrigin = (host: ServerHost) => (): string | null => {
   return s.kind === 'running' ? s.localUrl : null;
 };
 
-function setupWindows(host: ServerHost, settings: Settings): WindowManager {
-  return createWindowManager({
+/**
+ * The server process's environment: this one without what would change the server
+ * behind the desktop settings' back (`SERVICE_*` keys, Node and Electron switches),
+ * with the memory settings and, in a development start, better-sqlite3 built for
+ * Electron.
+ */
+const serverEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('SERVICE_') || k === 'NODE_OPTIONS' || k.startsWith('ELECTRON_')) continue;
+    env[k] = v;
+  }
+  const binding = electronSqliteBinding(root);
+  return { ...SERVER_MEMORY_ENV, ...env, ...(binding ? { PIER_SQLITE_BINDING: binding } : {}) };
+};
+
+/** The tray icon: a template image on macOS (drawn in the menu bar's colour), an .ico on Windows. */
+const trayIcon = () => {
+  if (process.platform === 'darwin') return nativeImage.createFromPath(join(resources, 'trayTemplate.png'));
+  if (process.platform === 'win32') return nativeImage.createFromPath(join(resources, 'tray.ico'));
+  return nativeImage.createFromPath(join(resources, 'tray.png'));
+};
+
+function setupWindows(host: ServerHost, settings: Settings, quit: Quitting, trayHost: Promise<boolean>): WindowManager {
+  let toldWhereItWent = false;
+  const windows: WindowManager = createWindowManager({
     BrowserWindow,
     paths: {
       appPreload: join(here, '..', 'preload', 'index.js'),
@@ -47,6 +82,25 @@ function setupWindows(host: ServerHost, settings: Settings): WindowManager {
     origin: serverOrigin(host),
     openExternal: (url) => void shell.openExternal(url),
     setupPage: SETUP_PAGE,
+    quitting: quit.quitting,
+    confirmClose: (win) =>
+      dialog.showMessageBoxSync(win as BrowserWindow, {
+        type: 'question',
+        buttons: ['Close', 'Stay'],
+        defaultId: 1,
+        cancelId: 1,
+        title: 'An upload is running',
+        message: 'An upload is running in this window.',
+        detail: 'If you close the window now, the upload stops. It can be resumed later from the same page.',
+      }) === 0,
+    onLoadError: (url, e) => log(`could not load ${url}: ${e.message}`),
+    async onAppClosed() {
+      // Linux without a tray host (GNOME without the AppIndicator extension): nothing would be left to reach Pier
+      if (process.platform === 'linux' && !(await trayHost)) return app.quit();
+      if (toldWhereItWent || !Notification.isSupported()) return;
+      toldWhereItWent = true;
+      new Notification({ title: 'Pier is still running', body: 'Guests can still send you files. Pier is in the tray; quit it from there.' }).show();
+    },
     // The desktop window opens signed in as the desktop's account, unless it holds a session already.
     async beforeLoad(origin) {
       const account = settings.get().account;
@@ -57,43 +111,58 @@ function setupWindows(host: ServerHost, settings: Settings): WindowManager {
       if (value) await session.defaultSession.cookies.set({ url: origin, name: 'service_auth', value, httpOnly: true, sameSite: 'lax', path: '/' });
     },
   });
+  return windows;
 }
 
-function setupIpc(windows: WindowManager, settings: Settings, host: ServerHost, afterSetup: () => Promise<void>): void {
-  const setup = pageRule(windows.setupIds, pathToFileURL(SETUP_PAGE).href);
-  const pickFolder = async () => {
-    const r = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] });
+function setupIpc(windows: WindowManager, settings: Settings, host: ServerHost): void {
+  const pick = async (options: Electron.OpenDialogOptions) => {
+    const r = await dialog.showOpenDialog(options);
     return r.canceled ? null : (r.filePaths[0] ?? null);
   };
-  const S = SETUP_CHANNELS;
+  const pickFolder = () => pick({ properties: ['openDirectory', 'createDirectory'] });
   registerIpc(
     ipcMain,
     {
       ...desktopHandlers({
         appIds: windows.appIds,
         origin: serverOrigin(host),
+        documentUrl: windows.documentUrl,
         settings,
         addresses: () => {
           const s = host.state();
           return s.kind === 'running' ? serverAddresses(s.port, settings.get().lan) : [];
         },
         pickFolder,
+        pickConfigFile: () => pick({ properties: ['openFile'], filters: [{ name: 'HOCON or JSON', extensions: ['conf', 'hocon', 'json'] }] }),
         openPath: async (path) => void (await shell.openPath(path)),
       }),
-      [S.defaults]: { rule: setup, check: noArgs, run: () => setupDefaults(userInfo().username, app.getPath('documents')) },
-      [S.pickFolder]: { rule: setup, check: noArgs, run: pickFolder },
-      [S.complete]: {
-        rule: setup,
-        check: oneArg('object'),
-        run: (input) => completeFirstStart(input as Parameters<typeof completeFirstStart>[0], { settings, host, login }),
-      },
-      [S.finish]: { rule: setup, check: noArgs, run: afterSetup },
+      ...setupHandlers({
+        settings,
+        host,
+        login,
+        setupIds: windows.setupIds,
+        pageUrl: pathToFileURL(SETUP_PAGE).href,
+        defaults: () => setupDefaults(userInfo().username, app.getPath('documents')),
+        pickFolder,
+        async finish() {
+          windows.closeSetup();
+          await windows.showApp();
+        },
+      }),
     },
     log,
   );
 }
 
 function setupTray(host: ServerHost, settings: Settings, windows: WindowManager, settingsFile: string): TrayController {
+  // On Wayland the clipboard takes text only from a focused window: the link is shown
+  // in a small window and copied once it has the focus.
+  const copy = (text: string, title: string) => {
+    if (process.platform !== 'linux' || !isWayland()) return clipboard.writeText(text);
+    void qrData(text).then((q) =>
+      windows.showQr(qrPage(title, text, q.dataUrl, 'The link is copied to the clipboard.'), () => clipboard.writeText(text)),
+    );
+  };
   const controller = createTrayController({
     settings,
     host,
@@ -103,7 +172,7 @@ function setupTray(host: ServerHost, settings: Settings, windows: WindowManager,
       return account && s.kind === 'running' ? createPierApi(s.localUrl, () => host.tokenFor(account)) : null;
     },
     windows,
-    clipboard,
+    copy,
     async pickFiles() {
       const r = await dialog.showOpenDialog({ title: 'Share files', properties: ['openFile', 'multiSelections'] });
       return r.canceled ? [] : r.filePaths;
@@ -113,7 +182,7 @@ function setupTray(host: ServerHost, settings: Settings, windows: WindowManager,
     showError: (title, message) => dialog.showErrorBox(title, message),
     quit: () => app.quit(),
   });
-  const tray = new Tray(nativeImage.createFromPath(join(resources, 'tray.png')));
+  const tray = new Tray(trayIcon());
   tray.setToolTip('Pier');
   const render = () => {
     const items = buildTrayMenu(controller.state());
@@ -126,30 +195,30 @@ function setupTray(host: ServerHost, settings: Settings, windows: WindowManager,
   });
   // upload links may be created in the web client too
   setInterval(() => void controller.refreshAliases(), 60_000).unref();
-  tray.on('click', () => {
-    if (process.platform !== 'linux') void windows.showApp('/app');
-  });
+  if (trayClickOpensWindow(process.platform)) tray.on('click', () => void windows.showApp());
   render();
   return controller;
 }
 
 function setupGuestNotifications(host: ServerHost, settings: Settings, windows: WindowManager): void {
   if (!Notification.isSupported()) return;
-  setupNotifications(
-    (l) => host.onServerEvent(l),
-    () => settings.get().notifications,
-    (notice) => {
-      const n = new Notification({ title: notice.title, body: notice.body, icon: join(resources, 'icon.png') });
-      n.on('click', () => void windows.showApp(notice.path));
-      n.show();
-    },
-  );
+  const notify = createNotifier(Notification, join(resources, 'icon.png'), (path) => void windows.showApp(path));
+  setupNotifications((l) => host.onServerEvent(l), () => settings.get().notifications, notify);
 }
 
+/** Start at login: Electron's login items on Windows and macOS, an XDG autostart entry on Linux. */
 function applyLoginItem(s: DesktopSettings): void {
-  // Windows and macOS; Linux desktops use autostart files, which Pier does not write.
-  if (process.platform === 'linux') return;
-  app.setLoginItemSettings({ openAtLogin: s.startAtLogin, args: [HIDDEN_ARG] });
+  if (process.platform === 'linux') {
+    // an AppImage runs from a mount that changes at each start: the entry must name the image itself
+    const command = process.env['APPIMAGE'] ? [process.env['APPIMAGE']] : app.isPackaged ? [process.execPath] : [process.execPath, root];
+    try {
+      setAutostart(s.startAtLogin, command);
+    } catch (e) {
+      log(`could not change the autostart entry: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return;
+  }
+  app.setLoginItemSettings({ openAtLogin: s.startAtLogin, args: process.platform === 'win32' ? ['--hidden'] : [] });
 }
 
 function setupSettingsChanges(settings: Settings, host: ServerHost, windows: WindowManager): void {
@@ -162,50 +231,52 @@ function setupSettingsChanges(settings: Settings, host: ServerHost, windows: Win
   });
 }
 
-function setupLifecycle(host: ServerHost, windows: WindowManager, settings: Settings): void {
-  const showSomething = () => (needsFirstStart(settings.get()) ? windows.showSetup() : void windows.showApp('/app'));
+function setupLifecycle(windows: WindowManager, settings: Settings, quit: Quitting): void {
+  const showSomething = () => (needsFirstStart(settings.get()) ? windows.showSetup() : void windows.showApp());
   app.on('second-instance', showSomething);
   app.on('activate', showSomething);
   // Closing the last window keeps Pier running in the tray.
   app.on('window-all-closed', () => undefined);
-  let stopped = false;
-  app.on('before-quit', (event) => {
-    if (stopped) return;
-    event.preventDefault();
-    void host.stop().finally(() => {
-      stopped = true;
-      app.quit();
-    });
-  });
+  // Windows: a shutdown or logout skips before-quit and tells the windows instead
+  app.on('browser-window-created', (_e, win) => win.on('session-end', () => quit.sessionEnds()));
+  if (process.platform === 'win32') new BrowserWindow({ show: false, width: 1, height: 1, skipTaskbar: true, webPreferences: { sandbox: true } });
 }
 
 async function main(): Promise<void> {
   await app.whenReady();
-  const store = electronSettingsStore();
+  const store = electronSettingsStore(safeStorage, log);
   const settings = createSettings(store, log);
-  const host = createServerHost({ dataDir: app.getPath('userData'), warn: (m) => log(`configuration: ${m}`) });
-  setupPermissions(session.defaultSession, serverOrigin(host));
-  const windows = setupWindows(host, settings);
-  setupIpc(windows, settings, host, async () => {
-    windows.closeSetup();
-    await windows.showApp('/app');
+  const logFile = openLogFile(join(app.getPath('logs'), 'server.log'));
+  const host = createServerHost({
+    fork: utilityProcess.fork,
+    entry: SERVER_ENTRY,
+    dataDir: app.getPath('userData'),
+    execArgv: SERVER_NODE_FLAGS,
+    env: serverEnv(),
+    output: (chunk) => logFile.write(chunk),
   });
+  const quit = setupQuit(app, host);
+  const trayHost = process.platform === 'linux' ? hasTrayHost() : Promise.resolve(true);
+  setupPermissions(session.defaultSession, serverOrigin(host));
+  const windows = setupWindows(host, settings, quit, trayHost);
+  setupIpc(windows, settings, host);
+  // the tray first: it shows "starting" while the server comes up
   const tray = setupTray(host, settings, windows, store.path);
   // The desktop smoke test (test/desktop) reads the tray's state from the main process.
   Object.assign(globalThis, { pierTray: tray });
   setupGuestNotifications(host, settings, windows);
   setupSettingsChanges(settings, host, windows);
-  setupLifecycle(host, windows, settings);
+  setupLifecycle(windows, settings, quit);
   applyLoginItem(settings.get());
 
   if (needsFirstStart(settings.get())) return windows.showSetup();
   const state = await host.start(settings.get());
   if (state.kind === 'error') dialog.showErrorBox('Pier could not start', `${state.reason}\n\nChange the settings from the tray menu.`);
-  else if (!process.argv.includes(HIDDEN_ARG)) await windows.showApp('/app');
+  else if (!startedAtLogin(process.platform, process.argv, () => app.getLoginItemSettings().wasOpenedAtLogin)) await windows.showApp();
 }
 
-const userData = process.argv.find((a) => a.startsWith(USER_DATA_ARG));
-if (userData) app.setPath('userData', userData.slice(USER_DATA_ARG.length));
+const userData = userDataArg(process.argv, process.cwd());
+if (userData) app.setPath('userData', userData);
 
 if (!app.requestSingleInstanceLock()) {
   // Another Pier is running; it gets 'second-instance' and shows its window.

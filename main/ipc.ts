@@ -13,6 +13,7 @@ export const DESKTOP_CHANNELS: DesktopChannels = {
   getSettings: 'desktop:settings-get',
   setSettings: 'desktop:settings-set',
   pickFolder: 'desktop:pick-folder',
+  pickConfigFile: 'desktop:pick-config-file',
   openFolder: 'desktop:open-folder',
   lanAddresses: 'desktop:lan-addresses',
   qrData: 'desktop:qr-data',
@@ -42,13 +43,15 @@ export interface SenderRule {
   ids(): ReadonlySet<number>;
   /** true when the calling frame's URL is one this channel accepts */
   url(frameUrl: string): boolean;
+  /** a further check of the calling window (by webContents id) */
+  sender?(webContentsId: number): boolean;
 }
 
 /** Top frames of the allowed windows whose URL the rule accepts; everything else is refused. */
 export const isTrustedSender = (event: IpcEventLike, rule: SenderRule): boolean => {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null) return false;
-  return rule.ids().has(event.sender.id) && rule.url(frame.url);
+  return rule.ids().has(event.sender.id) && rule.url(frame.url) && (rule.sender?.(event.sender.id) ?? true);
 };
 
 /** A rule for pages of one origin (the server's, read at each call). */
@@ -72,17 +75,26 @@ export const DESKTOP_PAGE: DesktopPagePath = '/app/desktop';
  * A rule for the desktop settings page of the server's origin (read at each call).
  * The frame's URL is its current one, which follows the web client's in-page
  * navigation, so every other page of the web client is refused even though it runs
- * in the same document. Query and fragment do not matter.
+ * in the same document. And the document must have been loaded as that page
+ * (`documentUrl`: the URL of the window's last full navigation), so a script of
+ * another page cannot get there with `history.pushState`. Query and fragment do not
+ * matter.
  */
-export const desktopPageRule = (ids: () => ReadonlySet<number>, origin: () => string | null): SenderRule => {
+export const desktopPageRule = (
+  ids: () => ReadonlySet<number>,
+  origin: () => string | null,
+  documentUrl: (webContentsId: number) => string | undefined,
+): SenderRule => {
   const sameOrigin = originRule(ids, origin);
+  const isPage = (url: string | undefined) => {
+    if (url === undefined || !sameOrigin.url(url)) return false;
+    const path = new URL(url).pathname;
+    return path === DESKTOP_PAGE || path === `${DESKTOP_PAGE}/`;
+  };
   return {
     ids,
-    url(frameUrl) {
-      if (!sameOrigin.url(frameUrl)) return false;
-      const path = new URL(frameUrl).pathname;
-      return path === DESKTOP_PAGE || path === `${DESKTOP_PAGE}/`;
-    },
+    url: isPage,
+    sender: (id) => isPage(documentUrl(id)),
   };
 };
 

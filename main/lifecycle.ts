@@ -2,12 +2,12 @@
  * Quitting: the server is stopped first (asked, then killed within its bound), then
  * the app quits; pages that hold an upload do not stop it (`quitting()` tells the
  * window manager to override their unload veto). A system shutdown or logout on
- * Windows skips `before-quit` and sends `session-end`: the server is stopped there
- * too. Whatever hangs, the app exits after `hardExitMs`.
+ * Windows skips `before-quit` and sends `session-end` to the windows instead:
+ * `sessionEnds()` stops the server there. Whatever hangs, the app exits after
+ * `hardExitMs`.
  */
 export interface QuitApp {
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
-  on(event: 'session-end', listener: () => void): unknown;
   quit(): void;
   exit(code?: number): void;
 }
@@ -15,6 +15,8 @@ export interface QuitApp {
 export interface Quitting {
   /** true from the moment a quit began */
   quitting(): boolean;
+  /** a window's `session-end` (Windows shutdown or logout) */
+  sessionEnds(): void;
 }
 
 export const setupQuit = (app: QuitApp, host: { stop(): Promise<void> }, options: { hardExitMs?: number } = {}): Quitting => {
@@ -36,6 +38,5 @@ export const setupQuit = (app: QuitApp, host: { stop(): Promise<void> }, options
     event.preventDefault();
     stopServer();
   });
-  app.on('session-end', stopServer);
-  return { quitting: () => quitting };
+  return { quitting: () => quitting, sessionEnds: stopServer };
 };

@@ -296,7 +296,7 @@ export const createServerHost = (options: HostOptions): ServerHost => {
       const c = spawn(settings, file);
       child = c;
       const s = await started(c, initialAdmin);
-      if (s.kind !== 'running') {
+      if (s.kind === 'error') {
         if (child === c) child = undefined;
         if (afterCrash) {
           scheduleRestart(s.reason);

@@ -8,6 +8,7 @@ import type { DesktopSettings, Settings } from './desktop-settings.js';
 import { serverAddresses } from './network.js';
 import { aliasLink, shareLink, type PierApi } from './pier-api.js';
 import { qrData } from './qr.js';
+import { needsFirstStart } from './first-start.js';
 import type { ServerHost } from './server-host.js';
 import type { TrayAction, TrayAlias, TrayState } from './tray-menu.js';
 import { qrPage } from './window-manager.js';
@@ -17,8 +18,9 @@ export interface TrayDeps {
   host: ServerHost;
   /** the API client as the desktop's account, or `null` before the first start */
   api(): PierApi | null;
-  windows: { showApp(path: string): Promise<void>; showQr(html: string): void };
-  clipboard: { writeText(text: string): void };
+  windows: { showApp(path?: string): Promise<void>; showQr(html: string): void; showSetup(): void };
+  /** copies `text` (a Wayland session needs a focused window for it: index.ts decides how) */
+  copy(text: string, title: string): void;
   /** file picker; `[]` when cancelled */
   pickFiles(): Promise<string[]>;
   openPath(path: string): Promise<void>;
@@ -61,15 +63,18 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
     deps.windows.showQr(qrPage(title, url, (await qrData(url)).dataUrl, note));
   };
 
+  /** Reloads the upload links; the menu is rebuilt only when they changed. */
   const refreshAliases = async () => {
     const api = deps.api();
-    if (!api || deps.host.state().kind !== 'running') aliases = null;
-    else
+    let next: TrayAlias[] | null = null;
+    if (api && deps.host.state().kind === 'running')
       try {
-        aliases = await api.listAliases();
+        next = await api.listAliases();
       } catch {
-        aliases = null;
+        next = null;
       }
+    if (JSON.stringify(next) === JSON.stringify(aliases)) return;
+    aliases = next;
     changed();
   };
 
@@ -81,7 +86,7 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
     const name = files.length === 1 ? basename(files[0]!) : `${files.length} files`;
     const { publishId } = await api.shareFiles(files, { name, validityMs, maxViews: 30 });
     const link = shareLink(linkBase() ?? '', publishId);
-    deps.clipboard.writeText(link);
+    deps.copy(link, `Shared: ${name}`);
     await showQr(`Shared: ${name}`, link, 'The link is copied to the clipboard.');
   };
 
@@ -91,7 +96,7 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
     const name = newAliasName(new Date());
     const id = await api.createAlias(name, validityMs);
     const link = aliasLink(linkBase() ?? '', id);
-    deps.clipboard.writeText(link);
+    deps.copy(link, name);
     await showQr(name, link, 'Guests open this link (or scan the code) to send you files. The link is copied.');
     await refreshAliases();
   };
@@ -102,7 +107,9 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
       case 'open-app':
         return deps.windows.showApp(action.path);
       case 'copy':
-        return deps.clipboard.writeText(action.text);
+        return deps.copy(action.text, 'Link');
+      case 'show-setup':
+        return deps.windows.showSetup();
       case 'show-qr':
         return showQr(action.title, action.url);
       case 'share-files':
@@ -137,6 +144,7 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
         addresses: addresses(s),
         lan: s.lan,
         hasAccount: s.account !== null,
+        needsSetup: needsFirstStart(s),
         aliases,
         playerEnabled: s.playerEnabled,
       };

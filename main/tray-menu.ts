@@ -23,13 +23,17 @@ export interface TrayState {
   lan: boolean;
   /** the desktop's account is set up, so the tray can share files and manage upload links */
   hasAccount: boolean;
+  /** the first start is not finished (its window may have been closed) */
+  needsSetup: boolean;
   /** the account's upload links; `null` while unknown (not loaded, or the server failed to answer) */
   aliases: TrayAlias[] | null;
   playerEnabled: boolean;
 }
 
 export type TrayAction =
-  | { type: 'open-app'; path: string }
+  /** the app window; at `path` when given, else as it is */
+  | { type: 'open-app'; path?: string }
+  | { type: 'show-setup' }
   | { type: 'copy'; text: string }
   | { type: 'show-qr'; title: string; url: string }
   | { type: 'share-files' }
@@ -49,6 +53,7 @@ export type TrayItem =
   | { kind: 'separator' };
 
 const REASON_MAX = 120;
+const shorten = (reason: string): string => (reason.length > REASON_MAX ? `${reason.slice(0, REASON_MAX - 1)}…` : reason);
 const label = (text: string): TrayItem => ({ kind: 'label', label: text });
 const action = (text: string, a: TrayAction, enabled = true): TrayItem => ({ kind: 'action', label: text, action: a, enabled });
 const separator: TrayItem = { kind: 'separator' };
@@ -62,10 +67,10 @@ export const stateLabel = (s: HostState): string => {
       return 'Pier is starting…';
     case 'stopped':
       return 'Pier is stopped';
-    case 'error': {
-      const reason = s.reason.length > REASON_MAX ? `${s.reason.slice(0, REASON_MAX - 1)}…` : s.reason;
-      return `Pier could not start: ${reason}`;
-    }
+    case 'error':
+      return `Pier could not start: ${shorten(s.reason)}`;
+    case 'restarting':
+      return `Pier is restarting: ${shorten(s.reason)}`;
   }
 };
 
@@ -96,6 +101,7 @@ export const buildTrayMenu = (state: TrayState): TrayItem[] => {
   const s = state.server;
   const running = s.kind === 'running';
   const items: TrayItem[] = [label(stateLabel(s))];
+  if (state.needsSetup) items.push(action('Finish setting up Pier…', { type: 'show-setup' }));
 
   if (running) {
     for (const a of state.addresses) items.push(label(a.name === 'localhost' ? `This computer: ${a.url}` : `${a.name}: ${a.url}`));
@@ -108,7 +114,7 @@ export const buildTrayMenu = (state: TrayState): TrayItem[] => {
 
   items.push(
     separator,
-    action('Open Pier', { type: 'open-app', path: '/app' }, running),
+    action('Open Pier', { type: 'open-app' }, running),
     action('Share files…', { type: 'share-files' }, running && state.hasAccount),
     aliasMenu(state, running),
     action('Accounts…', { type: 'open-app', path: '/app/account' }, running),
@@ -117,9 +123,9 @@ export const buildTrayMenu = (state: TrayState): TrayItem[] => {
   items.push(action('Open received files', { type: 'open-received-folder' }), separator);
 
   if (s.kind === 'running') items.push(action('Stop server', { type: 'stop' }));
-  else if (s.kind === 'starting') items.push(action('Starting…', { type: 'start' }, false));
+  else if (s.kind === 'starting' || s.kind === 'restarting') items.push(action('Starting…', { type: 'start' }, false));
   else items.push(action(s.kind === 'error' ? 'Try again' : 'Start server', { type: 'start' }));
-  items.push({ kind: 'check', label: 'Reachable on the network (LAN)', checked: state.lan, action: { type: 'set-lan', lan: !state.lan }, enabled: s.kind !== 'starting' });
+  items.push({ kind: 'check', label: 'Reachable on the network (LAN)', checked: state.lan, action: { type: 'set-lan', lan: !state.lan }, enabled: s.kind !== 'starting' && s.kind !== 'restarting' });
   // The settings page is served by the server; without it the settings file is the way in.
   items.push(
     running
@@ -147,3 +153,10 @@ export const toMenuTemplate = (items: TrayItem[], dispatch: (a: TrayAction) => v
         return { label: item.label, enabled: item.enabled, submenu: toMenuTemplate(item.items, dispatch) };
     }
   });
+
+/**
+ * Whether a click on the tray icon opens the window. On Windows a click opens it and
+ * a right click the menu. On macOS a click opens the menu and also emits `click`; on
+ * Linux the menu is all there is.
+ */
+export const trayClickOpensWindow = (platform: NodeJS.Platform): boolean => platform === 'win32';

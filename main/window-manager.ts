@@ -18,6 +18,7 @@ export interface WindowLike {
     id: number;
     getURL(): string;
     on(event: 'will-prevent-unload', listener: (event: { preventDefault(): void }) => void): unknown;
+    on(event: 'did-navigate', listener: (event: unknown, url: string) => void): unknown;
   };
   loadURL(url: string): Promise<void>;
   loadFile(path: string): Promise<void>;
@@ -68,6 +69,8 @@ export interface WindowManager {
   showQr(html: string, onFocus?: () => void): void;
   appIds(): ReadonlySet<number>;
   setupIds(): ReadonlySet<number>;
+  /** the URL a window's document was loaded from: its last full navigation (not pushState) */
+  documentUrl(webContentsId: number): string | undefined;
   /** true while any Pier window is open */
   hasWindows(): boolean;
 }
@@ -81,6 +84,7 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
   const setupIds = new Set<number>();
   /** windows being replaced by code, not closed by the user */
   const replacing = new WeakSet<WindowLike>();
+  const documents = new Map<number, string>();
 
   const make = (kind: WindowKind, ids: Set<number> | null, allowedOrigin: () => string | null, origin?: string): WindowLike => {
     const win = new deps.BrowserWindow(windowOptions(kind, deps.paths, origin));
@@ -91,8 +95,12 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
     win.webContents.on('will-prevent-unload', (event) => {
       if (deps.quitting() || replacing.has(win) || deps.confirmClose(win)) event.preventDefault();
     });
+    win.webContents.on('did-navigate', (_event, url) => documents.set(id, url));
     win.once('ready-to-show', () => win.show());
-    win.on('closed', () => ids?.delete(id));
+    win.on('closed', () => {
+      ids?.delete(id);
+      documents.delete(id);
+    });
     return win;
   };
 
@@ -180,6 +188,7 @@ export const createWindowManager = (deps: WindowDeps): WindowManager => {
     },
     appIds: () => appIds,
     setupIds: () => setupIds,
+    documentUrl: (id) => documents.get(id),
     hasWindows: () => appWindow !== null || setupWindow !== null || qrWindows.size > 0,
   };
 };

@@ -96,8 +96,8 @@ export interface ServerAddress {
 }
 
 /**
- * `window.desktop`. Every method rejects unless the page is the desktop settings page
- * (`DesktopPagePath`) of the server.
+ * `window.desktop`. Every method rejects unless the document was loaded as the
+ * desktop settings page (`DesktopPagePath`) of the server and still shows it.
  */
 export interface DesktopApi {
   /** Always true: lets the web client tell the desktop window from a browser. */
@@ -112,8 +112,10 @@ export interface DesktopApi {
    * (the window reloads on the new address when the port changes).
    */
   setSettings(patch: Partial<EditableSettings>): Promise<SettingsResult>;
-  /** A folder picker; `null` when cancelled. */
+  /** A folder picker; `null` when cancelled. Only a folder chosen here may become `receivedFolder`. */
   pickFolder(): Promise<string | null>;
+  /** A picker for a HOCON file; `null` when cancelled. Only a file chosen here may become `extraConfigFile`. */
+  pickConfigFile(): Promise<string | null>;
   /** Opens the received-files folder in the system's file manager. */
   openFolder(): Promise<void>;
   /** The local address and every LAN address (IPv4, non-internal) the server answers on. */
@@ -132,6 +134,7 @@ export interface DesktopChannels {
   getSettings: 'desktop:settings-get';
   setSettings: 'desktop:settings-set';
   pickFolder: 'desktop:pick-folder';
+  pickConfigFile: 'desktop:pick-config-file';
   openFolder: 'desktop:open-folder';
   lanAddresses: 'desktop:lan-addresses';
   qrData: 'desktop:qr-data';

@@ -5,9 +5,9 @@
 //
 // `window.desktop` is given to documents of the server's origin only (main/ passes it
 // on the command line) and exists on every page there, so the web client can detect
-// the desktop app. Its methods work only while the page is the desktop settings page:
-// the web client changes pages without reloading, so this is checked at each call
-// (and main/ checks the sender's current URL again).
+// the desktop app. Its methods work only in a document loaded as the desktop settings
+// page, while it still shows it: a script of another page that moves its document
+// there with `history.pushState` gets nothing (main/ checks the same on its side).
 import { contextBridge, ipcRenderer } from 'electron';
 import type { DesktopApi, DesktopChannel, DesktopChannels, DesktopPagePath, EditableSettings } from './desktop-api.js';
 
@@ -20,6 +20,7 @@ const channels: DesktopChannels = {
   getSettings: 'desktop:settings-get',
   setSettings: 'desktop:settings-set',
   pickFolder: 'desktop:pick-folder',
+  pickConfigFile: 'desktop:pick-config-file',
   openFolder: 'desktop:open-folder',
   lanAddresses: 'desktop:lan-addresses',
   qrData: 'desktop:qr-data',
@@ -32,10 +33,17 @@ function argValue(prefix: string): string {
 
 const serverOrigin = argValue(ORIGIN_ARG);
 
-/** True while this document is the server's desktop settings page. */
-function onDesktopPage(): boolean {
+function isDesktopPage(): boolean {
   const path = location.pathname;
   return serverOrigin !== '' && location.origin === serverOrigin && (path === DESKTOP_PAGE || path === `${DESKTOP_PAGE}/`);
+}
+
+/** Where this document was loaded: the preload runs once, before the page's scripts. */
+const loadedAsDesktopPage = isDesktopPage();
+
+/** True while this document, loaded as the desktop settings page, still shows it. */
+function onDesktopPage(): boolean {
+  return loadedAsDesktopPage && isDesktopPage();
 }
 
 function invoke<T>(channel: DesktopChannel, ...args: unknown[]): Promise<T> {
@@ -49,6 +57,7 @@ const desktop: DesktopApi = {
   getSettings: () => invoke(channels.getSettings),
   setSettings: (patch: Partial<EditableSettings>) => invoke(channels.setSettings, patch),
   pickFolder: () => invoke(channels.pickFolder),
+  pickConfigFile: () => invoke(channels.pickConfigFile),
   openFolder: () => invoke(channels.openFolder),
   lanAddresses: () => invoke(channels.lanAddresses),
   qrData: (text: string) => invoke(channels.qrData, text),

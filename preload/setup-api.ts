@@ -6,8 +6,10 @@ import type { SettingsError } from './desktop-api.js';
 export interface SetupDefaults {
   /** a suggested login for the admin account */
   login: string;
-  /** a suggested received-files folder */
+  /** a suggested received-files folder (another one is chosen with `pickFolder`) */
   receivedFolder: string;
+  /** Windows asks whether Pier may use the network at its first start: say so beforehand */
+  firewallNote: boolean;
 }
 
 export interface SetupInput {

@@ -22,6 +22,7 @@ async function init() {
   const d = await api.defaults();
   $('login').value = d.login;
   $('folder').value = d.receivedFolder;
+  $('firewall').hidden = !d.firewallNote;
   for (const r of document.querySelectorAll('input[name=mode]')) r.addEventListener('change', () => ($('choose').hidden = !choosing()));
   $('pick').addEventListener('click', async () => {
     const folder = await api.pickFolder();

@@ -92,6 +92,7 @@ export class FakeWebContents {
         this.url = url;
         this.documents++;
         this.preventsUnload = false;
+        this.emit('did-navigate', fakeEvent(), url);
         this.emit('did-finish-load');
         resolve();
       });

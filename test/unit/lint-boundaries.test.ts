@@ -159,10 +159,19 @@ describe('queries only in repositories', () => {
   });
 });
 
-describe('outside server/', () => {
-  it('allows main/ to import electron and server/', async () => {
-    const code = importLine('electron', 0) + importLine('../server/index.js', 1);
-    expect(await boundaryHits('main/server-host.ts', code)).toEqual([]);
+describe('main/ import boundaries', () => {
+  const TS_RULE = '@typescript-eslint/no-restricted-imports';
+
+  it('allows electron, the server’s types and its process constants', async () => {
+    const code =
+      importLine('electron', 0) +
+      "import type { ServerMessage } from '../server/hosted-protocol.js';\nexport type M = ServerMessage;\n" +
+      importLine('../server/process/flags.js', 1);
+    expect(await boundaryHits('main/server-host.ts', code, TS_RULE)).toEqual([]);
+  });
+
+  it.each(['../server/index.js', '../server/config/index.js', '../server/hosted.js'])('reports loading %s in the main process', async (specifier) => {
+    expect(await boundaryHits('main/server-host.ts', importLine(specifier, 0), TS_RULE)).toEqual([1]);
   });
 });
 

@@ -20,6 +20,7 @@ export default {
     lanHint: 'Aus: Nur dieser Computer kann Pier öffnen.',
     folder: 'Ordner für empfangene und freigegebene Dateien',
     pick: 'Auswählen…',
+    remove: 'Entfernen',
     open: 'Ordner öffnen',
     signup: 'Registrierung',
     extra: 'Zusätzliche Konfigurationsdatei',

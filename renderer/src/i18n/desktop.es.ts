@@ -20,6 +20,7 @@ export default {
     lanHint: 'Desactivado: solo este ordenador puede abrir Pier.',
     folder: 'Carpeta de archivos recibidos y compartidos',
     pick: 'Elegir…',
+    remove: 'Quitar',
     open: 'Abrir carpeta',
     signup: 'Registro',
     extra: 'Archivo de configuración adicional',

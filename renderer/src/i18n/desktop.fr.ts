@@ -20,6 +20,7 @@ export default {
     lanHint: 'Désactivé : seul cet ordinateur peut ouvrir Pier.',
     folder: 'Dossier des fichiers reçus et partagés',
     pick: 'Choisir…',
+    remove: 'Retirer',
     open: 'Ouvrir le dossier',
     signup: 'Inscription',
     extra: 'Fichier de configuration supplémentaire',

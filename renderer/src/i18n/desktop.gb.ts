@@ -20,6 +20,7 @@ export default {
     lanHint: 'Off: only this computer can open Pier.',
     folder: 'Folder for received and shared files',
     pick: 'Choose…',
+    remove: 'Remove',
     open: 'Open folder',
     signup: 'Registration',
     extra: 'Additional configuration file',

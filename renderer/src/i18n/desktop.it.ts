@@ -20,6 +20,7 @@ export default {
     lanHint: 'Disattivato: solo questo computer può aprire Pier.',
     folder: 'Cartella per i file ricevuti e condivisi',
     pick: 'Scegli…',
+    remove: 'Rimuovi',
     open: 'Apri cartella',
     signup: 'Registrazione',
     extra: 'File di configurazione aggiuntivo',

@@ -1,28 +1,37 @@
 // First start, the tray's flows (share files, upload links) and guest-upload
-// notifications, against the REAL server hosted by the desktop's server host.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// notifications, against the REAL server in a child process of the desktop's server host.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../server/common/log.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSettings, defaultSettings, memorySettingsStore, type Settings } from '../../../main/desktop-settings.js';
-import { completeFirstStart, generatePassword, needsFirstStart, setupDefaults, validateSetup } from '../../../main/first-start.js';
+import { completeFirstStart, generatePassword, needsFirstStart, setupDefaults, setupHandlers, validateSetup } from '../../../main/first-start.js';
+import { registerIpc, SETUP_CHANNELS } from '../../../main/ipc.js';
 import { noticeFor, setupNotifications, type Notice } from '../../../main/notifications.js';
 import { createPierApi, login } from '../../../main/pier-api.js';
 import { createServerHost, type ServerEvent, type ServerHost } from '../../../main/server-host.js';
 import { createTrayController } from '../../../main/tray-actions.js';
+import { projectRoot } from '../../support/cli-run.js';
+import { FakeIpcMain } from '../../support/fake-electron.js';
+import { forkAsUtility, forked } from '../../support/utility-process.js';
+
+const ENTRY = join(projectRoot, 'dist/server/cli.js');
 
 let dir: string;
 let host: ServerHost;
 let settings: Settings;
 
+beforeAll(() => {
+  if (!existsSync(ENTRY)) throw new Error('dist/server/cli.js is missing: run `npm run build:server` (npm test does).');
+});
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pier-desktop-'));
-  host = createServerHost({ dataDir: join(dir, 'userData'), logger: () => silentLogger });
+  host = createServerHost({ fork: forkAsUtility, entry: ENTRY, dataDir: join(dir, 'userData'), env: { PATH: process.env['PATH'] ?? '', HOME: dir } });
   settings = createSettings(memorySettingsStore({ ...defaultSettings(), port: 0, lan: false }));
 });
 afterEach(async () => {
   await host.stop();
+  for (const p of forked.splice(0)) if (p.pid !== undefined) process.kill(p.pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -37,7 +46,8 @@ const localUrl = () => {
 
 describe('first start', () => {
   it('suggests a login and a folder, and checks the form', () => {
-    expect(setupDefaults('Jane Doe', '/home/jane/Documents')).toEqual({ login: 'admin', receivedFolder: '/home/jane/Documents/Pier/Received files' });
+    expect(setupDefaults('Jane Doe', '/home/jane/Documents', 'linux')).toEqual({ login: 'admin', receivedFolder: '/home/jane/Documents/Pier/Received files', firewallNote: false });
+    expect(setupDefaults('jane', '/d', 'win32').firewallNote).toBe(true);
     expect(setupDefaults('jane', '/d').login).toBe('jane');
     expect(validateSetup({ login: 'a b', password: 'short', receivedFolder: 'rel' }).map((e) => e.field)).toEqual(['login', 'password', 'receivedFolder']);
     expect(validateSetup({ login: 'me', password: null, receivedFolder: '/x', admin: true }).map((e) => e.field)).toEqual(['admin']);
@@ -77,6 +87,34 @@ describe('first start', () => {
   });
 });
 
+describe('the first-start window', () => {
+  it('takes the suggested folder or one from the folder dialog, never one the page made up', async () => {
+    const ipc = new FakeIpcMain();
+    const page = 'file:///app/resources/setup/index.html';
+    registerIpc(
+      ipc,
+      setupHandlers({
+        settings,
+        host,
+        login,
+        setupIds: () => new Set([3]),
+        pageUrl: page,
+        defaults: () => setupDefaults('me', dir, 'linux'),
+        pickFolder: async () => join(dir, 'Chosen'),
+        finish: async () => undefined,
+      }),
+    );
+    const from = { id: 3, url: page };
+    const made = await ipc.invoke(SETUP_CHANNELS.complete, from, { login: 'me', password: null, receivedFolder: '/etc' });
+    expect(made).toEqual({ success: false, errors: [{ field: 'receivedFolder', message: 'Choose the folder with the button' }] });
+    expect(host.state().kind).toBe('stopped');
+    expect(await ipc.invoke(SETUP_CHANNELS.pickFolder, from)).toBe(join(dir, 'Chosen'));
+    const r = (await ipc.invoke(SETUP_CHANNELS.complete, from, { login: 'me', password: null, receivedFolder: join(dir, 'Chosen') })) as { success: boolean };
+    expect(r.success).toBe(true);
+    expect(settings.get().receivedFolder).toBe(join(dir, 'Chosen'));
+  });
+});
+
 describe('tray flows as the desktop account', () => {
   const setUp = async () => {
     const r = await firstStart('desktop password');
@@ -84,20 +122,21 @@ describe('tray flows as the desktop account', () => {
     const copied: string[] = [];
     const qr: string[] = [];
     const errors: string[] = [];
+    const setups: number[] = [];
     let pick: string[] = [];
     const controller = createTrayController({
       settings,
       host,
       api: () => createPierApi(localUrl(), () => host.tokenFor(settings.get().account!)),
-      windows: { showApp: async () => undefined, showQr: (html) => void qr.push(html) },
-      clipboard: { writeText: (t) => void copied.push(t) },
+      windows: { showApp: async () => undefined, showQr: (html) => void qr.push(html), showSetup: () => void setups.push(1) },
+      copy: (t) => void copied.push(t),
       pickFiles: async () => pick,
       openPath: async () => undefined,
       settingsFile: () => join(dir, 'settings.json'),
       showError: (_t, m) => void errors.push(m),
       quit: () => undefined,
     });
-    return { controller, copied, qr, errors, pickFiles: (p: string[]) => (pick = p) };
+    return { controller, copied, qr, errors, setups, pickFiles: (p: string[]) => (pick = p) };
   };
 
   it('"Share files…": creates a share, uploads the files, publishes it, copies and shows the link', async () => {
@@ -140,6 +179,18 @@ describe('tray flows as the desktop account', () => {
     expect(t.qr).toHaveLength(1);
     const open = await fetch(`${localUrl()}/api/v2/open/alias/${aliases[0]!.id}`);
     expect(open.status).toBe(200);
+  });
+
+  it('the periodic refresh of upload links rebuilds the menu only when they changed', async () => {
+    const t = await setUp();
+    await t.controller.refreshAliases();
+    let rebuilt = 0;
+    t.controller.onChange(() => rebuilt++);
+    await t.controller.refreshAliases();
+    await t.controller.refreshAliases();
+    expect(rebuilt).toBe(0);
+    await t.controller.dispatch({ type: 'new-upload-link' });
+    expect(rebuilt).toBe(1);
   });
 
   it('stop and start from the tray', async () => {

@@ -1,11 +1,11 @@
 // `window.desktop` (settings with the SMTP and player passwords, folder pickers, the
-// received folder) used to work on every page of the server's origin: any page of the
-// web client, and any script running in it, could read and change the desktop
-// settings. Its methods now work only while the page is the desktop settings page
-// (`/app/desktop`) on the server's origin, checked by the preload at each call (the
-// web client changes pages without reloading) and again by main/ on the sender's
-// current URL. The object itself stays on every page of the server so the web client
-// can feature-detect the desktop app.
+// received folder) works only in a document that was loaded as the desktop settings
+// page (`/app/desktop`) on the server's origin and while it still shows it: a script
+// on another page cannot reach it with `history.pushState`. The preload checks at each
+// call, and main/ checks again on the sender's current URL and the URL its document was
+// loaded from. Folders and the extra configuration file come from main/'s own file
+// dialogs, never from what a page sends. The object itself stays on every page of the
+// server so the web client can feature-detect the desktop app.
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
@@ -19,6 +19,9 @@ import { FakeIpcMain } from '../../support/fake-electron.js';
 const ORIGIN = 'http://127.0.0.1:9090';
 const PAGE = `${ORIGIN}/app/desktop`;
 const appIds = new Set([7]);
+/** The URL each window's document was loaded from (a full navigation, not pushState). */
+const documents = new Map<number, string>([[7, `${ORIGIN}/app/desktop`]]);
+const documentOf = (id: number) => documents.get(id);
 
 const stored = (): DesktopSettings => ({
   ...defaultSettings(),
@@ -39,7 +42,9 @@ const wire = () => {
       origin: () => ORIGIN,
       settings,
       addresses: () => [{ name: 'localhost', url: ORIGIN }],
+      documentUrl: documentOf,
       pickFolder: async () => '/picked',
+      pickConfigFile: async () => '/picked/extra.conf',
       openPath: async (p) => void opened.push(p),
     }),
   );
@@ -47,7 +52,7 @@ const wire = () => {
 };
 
 describe('the desktop page rule', () => {
-  const rule = desktopPageRule(() => appIds, () => ORIGIN);
+  const rule = desktopPageRule(() => appIds, () => ORIGIN, documentOf);
   const ev = (url: string, id = 7, parent: unknown = null) => ({ sender: { id }, senderFrame: { url, parent } });
 
   it('accepts the top frame of Pier’s window on the desktop settings page of the server', () => {
@@ -59,7 +64,22 @@ describe('the desktop page rule', () => {
       expect(isTrustedSender(ev(url), rule), url).toBe(false);
     expect(isTrustedSender(ev(PAGE, 8), rule)).toBe(false);
     expect(isTrustedSender(ev(PAGE, 7, {}), rule)).toBe(false);
-    expect(isTrustedSender(ev(PAGE), desktopPageRule(() => appIds, () => null))).toBe(false);
+    expect(isTrustedSender(ev(PAGE), desktopPageRule(() => appIds, () => null, documentOf))).toBe(false);
+  });
+
+  it('refuses a document loaded at another page that moved to the settings page with pushState', () => {
+    documents.set(7, `${ORIGIN}/app/home`);
+    try {
+      expect(isTrustedSender(ev(PAGE), rule)).toBe(false);
+    } finally {
+      documents.set(7, PAGE);
+    }
+    documents.delete(7);
+    try {
+      expect(isTrustedSender(ev(PAGE), rule)).toBe(false);
+    } finally {
+      documents.set(7, PAGE);
+    }
   });
 });
 
@@ -84,6 +104,25 @@ describe('the desktop IPC handlers', () => {
     await ipc.invoke(DESKTOP_CHANNELS.openFolder, { id: 7, url: PAGE });
     expect(opened).toEqual(['/home/u/Received']);
     expect(await ipc.invoke(DESKTOP_CHANNELS.lanAddresses, { id: 7, url: PAGE })).toEqual([{ name: 'localhost', url: ORIGIN }]);
+  });
+
+  it('take the received folder and the extra configuration file only from main/’s file dialogs', async () => {
+    const { ipc, settings } = wire();
+    for (const patch of [{ receivedFolder: '/etc' }, { extraConfigFile: '/tmp/evil.conf' }]) {
+      const r = (await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, patch)) as { success: boolean; errors?: { field: string }[] };
+      expect(r.success, JSON.stringify(patch)).toBe(false);
+      expect(r.errors?.map((e) => e.field)).toEqual(Object.keys(patch));
+    }
+    expect(settings.get().receivedFolder).toBe('/home/u/Received');
+    expect(settings.get().extraConfigFile).toBe('');
+
+    expect(await ipc.invoke(DESKTOP_CHANNELS.pickFolder, { id: 7, url: PAGE })).toBe('/picked');
+    expect(await ipc.invoke(DESKTOP_CHANNELS.pickConfigFile, { id: 7, url: PAGE })).toBe('/picked/extra.conf');
+    const ok = (await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, { receivedFolder: '/picked', extraConfigFile: '/picked/extra.conf' })) as { success: boolean };
+    expect(ok.success).toBe(true);
+    expect(settings.get()).toMatchObject({ receivedFolder: '/picked', extraConfigFile: '/picked/extra.conf' });
+    // keeping the current values and removing the extra file need no dialog
+    expect(((await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, { receivedFolder: '/picked', extraConfigFile: '' })) as { success: boolean }).success).toBe(true);
   });
 });
 
@@ -121,13 +160,17 @@ describe('window.desktop in the page', () => {
     expect(desktop['version']).toBe('1.2.3');
     await expect((desktop['getSettings'] as () => Promise<unknown>)()).rejects.toThrow(/desktop settings page/);
     await expect((desktop['setSettings'] as (p: unknown) => Promise<unknown>)({ port: 1 })).rejects.toThrow(/desktop settings page/);
-    expect(invoked).toEqual([]);
-
-    // the web client moves to the settings page without a reload
+    // a script of this document moves it to the settings page with pushState: still refused
     location.href = `${ORIGIN}/app/desktop`;
+    await expect((desktop['getSettings'] as () => Promise<unknown>)()).rejects.toThrow(/desktop settings page/);
+    expect(invoked).toEqual([]);
+  });
+
+  it('works in a document loaded as the settings page, while it shows it', async () => {
+    const { exposed, invoked, location } = runPreload(`${ORIGIN}/app/desktop`, argv);
+    const desktop = exposed['desktop']!;
     await (desktop['getSettings'] as () => Promise<unknown>)();
     expect(invoked).toEqual([[DESKTOP_CHANNELS.getSettings]]);
-
     location.href = `${ORIGIN}/app/share`;
     await expect((desktop['qrData'] as (t: string) => Promise<unknown>)('x')).rejects.toThrow(/desktop settings page/);
     expect(invoked).toHaveLength(1);

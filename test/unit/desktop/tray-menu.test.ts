@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTrayMenu, stateLabel, toMenuTemplate, type TrayAction, type TrayItem, type TrayState } from '../../../main/tray-menu.js';
+import { buildTrayMenu, stateLabel, toMenuTemplate, trayClickOpensWindow, type TrayAction, type TrayItem, type TrayState } from '../../../main/tray-menu.js';
 
 const base: TrayState = {
   server: { kind: 'running', port: 9090, localUrl: 'http://127.0.0.1:9090' },
@@ -10,6 +10,7 @@ const base: TrayState = {
   ],
   lan: true,
   hasAccount: true,
+  needsSetup: false,
   aliases: [
     { id: 'abc', name: 'Holiday photos', enabled: true },
     { id: 'old', name: 'Old', enabled: false },
@@ -107,6 +108,23 @@ describe('tray menu', () => {
     const long = stateLabel({ kind: 'error', reason: 'x'.repeat(500) });
     expect(long.length).toBeLessThan(160);
     expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('restarting after a crash: the reason is shown, start waits', () => {
+    const lines = outline(buildTrayMenu({ ...base, server: { kind: 'restarting', reason: 'The server stopped unexpectedly (killed by SIGSEGV)' }, addresses: [], aliases: null }));
+    expect(lines).toEqual(expect.arrayContaining(['- Pier is restarting: The server stopped unexpectedly (killed by SIGSEGV)', '- Starting…', '- [x] Reachable on the network (LAN)']));
+  });
+
+  it('a first start whose window was closed can be taken up again from the tray', () => {
+    const items = buildTrayMenu({ ...base, server: { kind: 'stopped' }, hasAccount: false, needsSetup: true, addresses: [], aliases: null });
+    expect(actionOf(items, 'Finish setting up Pier…')).toEqual({ type: 'show-setup' });
+    expect(find(buildTrayMenu(base), 'Finish setting up Pier…')).toBeUndefined();
+  });
+
+  it('"Open Pier" shows the window as it is; a click on the icon opens it on Windows only', () => {
+    expect(actionOf(buildTrayMenu(base), 'Open Pier')).toEqual({ type: 'open-app' });
+    // macOS emits click when the icon is clicked to open its menu; Linux shows the menu only
+    expect(['win32', 'darwin', 'linux'].map((p) => trayClickOpensWindow(p as NodeJS.Platform))).toEqual([true, false, false]);
   });
 
   it('starting: start is disabled and the LAN switch waits', () => {

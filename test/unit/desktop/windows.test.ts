@@ -101,6 +101,7 @@ describe('window manager', () => {
     expect(w.options.webPreferences?.sandbox).toBe(true);
     expect(wm.appIds().has(w.webContents.id)).toBe(true);
     expect(signedIn).toEqual([origin, origin]);
+    expect(wm.documentUrl(w.webContents.id)).toBe('http://127.0.0.1:9090/app/desktop');
 
     // a restart on the same origin keeps the page
     await wm.reloadApp();
