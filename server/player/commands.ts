@@ -7,9 +7,9 @@
  * so `idle\fplayer` would start an `idle`), empty commands, a command word
  * the daemon answers by dropping the connection (one that does not start
  * with `a`-`z` or holds a character other than letters, digits and `_`), a
- * line longer than the daemon reads, `idle`/`noidle`, unfinished command
- * lists. Any other word goes to the daemon, which answers an unknown one
- * with its own ACK.
+ * line longer than the daemon reads, `idle`/`noidle`, `close` inside a
+ * command list, unfinished command lists. Any other word goes to the
+ * daemon, which answers an unknown one with its own ACK.
  */
 
 /** The longest command line the daemon reads (its input buffer holds 8 KiB, line feed included). */
@@ -130,6 +130,8 @@ const checkText = (input: string, oneBytePerChar: boolean): CommandCheck => {
   for (const w of inner) {
     const idle = refuseIdle(w.name);
     if (idle) return { ok: false, message: idle };
+    // the daemon would end the connection in the middle of the list
+    if (w.name === 'close') return { ok: false, message: 'The close command cannot be used inside a command list.' };
     if (listWords.has(w.name)) return { ok: false, message: 'Command lists cannot be nested.' };
   }
   return {

@@ -68,7 +68,7 @@ export class PlayerSession {
       this.inOrder(() => this.refuse(checked.message));
       return;
     }
-    if (checked.command.names.includes('close')) {
+    if (checked.command.list === 'none' && checked.command.names[0] === 'close') {
       this.inOrder(() => this.refuse('Close the WebSocket to end the session.'));
       return;
     }

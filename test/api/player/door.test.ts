@@ -148,6 +148,20 @@ describe('the door refuses only what the daemon would not read as a command', ()
     expect({ lines: proxy.lines, dropped: proxy.dropped }).toEqual({ lines: [], dropped: 0 });
   });
 
+  // Regression: `close` inside a command list went to the daemon, which ended the
+  // connection in the middle of the list: 502, and the pooled connection was lost.
+  it('refuses close inside a command list like idle: 400 Error, nothing sent, no connection lost', async () => {
+    for (const command of ['command_list_begin\nping\nclose\ncommand_list_end', 'command_list_ok_begin\nclose\ncommand_list_end', 'command_list_begin\nclose "x"\nping\ncommand_list_end']) {
+      const res = await post(command);
+      expect({ status: res.status, body: res.body }, JSON.stringify(command)).toEqual({ status: 400, body: { success: false, type: 'Error', error: { message: expect.stringMatching(/close/) } } });
+    }
+    await delay(50);
+    expect({ lines: proxy.lines, dropped: proxy.dropped }).toEqual({ lines: [], dropped: 0 });
+    // on its own, `close` has nothing to end over HTTP: Empty, nothing sent
+    expect((await post('close')).body).toEqual({ success: true, type: 'Empty', result: {} });
+    expect({ lines: proxy.lines, dropped: proxy.dropped }).toEqual({ lines: [], dropped: 0 });
+  });
+
   it('answers the same over a WebSocket: the daemon ACK for unknown words, an Error frame for refused ones, the socket stays open', async () => {
     const { ws, frames, next } = await openPlayerSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { 'Service-Auth': token });
     try {
