@@ -159,6 +159,17 @@ const binary = (lines: ReplyLine[]): Typed => {
   };
 };
 
+/**
+ * A stored playlist's songs: `items` the names, and `itemsRaw` only when a
+ * name is not valid UTF-8: per item its bytes in base64, or null for a valid name.
+ */
+const storedPlaylist = (lines: ReplyLine[]): { items: string[]; itemsRaw?: Array<string | null> } => {
+  const files = lines.filter((l) => l.key.toLowerCase() === 'file');
+  const items = files.map((l) => l.value);
+  if (!files.some((l) => l.raw)) return { items };
+  return { items, itemsRaw: files.map((l) => l.raw?.toString('base64') ?? null) };
+};
+
 type Converter = (lines: ReplyLine[], sub: string, hasArgs: boolean) => Typed | undefined;
 
 const songList: Converter = (l) => ({ type: 'SongListAnswer', result: { songs: toSongs(l) } });
@@ -189,7 +200,7 @@ const converters: Record<string, Converter> = {
     type: 'PlaylistSummaryAnswer',
     result: { playlist: records(l, 'playlist').map((r) => ({ playlist: r[0]!.value, 'Last-Modified': get(r, 'last-modified') ?? null })) },
   }),
-  listplaylist: (l) => ({ type: 'StoredPlaylistAnswer', result: { playlist: { items: values(l, 'file') } } }),
+  listplaylist: (l) => ({ type: 'StoredPlaylistAnswer', result: { playlist: storedPlaylist(l) } }),
   lsinfo: (l) => ({ type: 'LsInfoAnswer', result: { infos: lsinfo(l) } }),
   listfiles: (l) => ({ type: 'FileListAnswer', result: { files: listfiles(l) } }),
   addid: (l) => ({ type: 'AddIdAnswer', result: { id: get(l, 'id') ?? '' } }),
@@ -220,7 +231,7 @@ const converters: Record<string, Converter> = {
     if (sub === 'find') {
       return {
         type: 'StickerFindAnswer',
-        result: { stickers: records(l, 'file').map((r) => ({ file: r[0]!.value, sticker: nameValue(get(r, 'sticker') ?? '') })) },
+        result: { stickers: records(l, 'file').map((r) => ({ file: r[0]!.value, ...withRaw('file', r[0]!), sticker: nameValue(get(r, 'sticker') ?? '') })) },
       };
     }
     if (l.length === 0 && sub !== 'get') return { type: 'Empty', result: {} };

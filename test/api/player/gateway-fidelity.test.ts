@@ -130,6 +130,47 @@ describe('the gateway passes what the daemon says faithfully', () => {
     expect((await s.request('POST', '/api/v1/player', { command: 'status', commandRaw: 'c3RhdHVz' }, { token })).status).toBe(400);
   });
 
+  // Regression: listplaylist and sticker find gave names that are not valid UTF-8 with
+  // U+FFFD only, so such a song could not be addressed again from their answers.
+  it('carries names that are not valid UTF-8 in listplaylist (itemsRaw) and sticker find (fileRaw)', async () => {
+    const name = mpd.library.latin1Name;
+    const withName = (before: string, after = '') => Buffer.concat([Buffer.from(before), name, Buffer.from(after)]);
+    await post('playlistclear "odd names"');
+    expect((await post(`playlistadd "odd names" "${oddSong}"`)).status).toBe(200);
+    expect((await postRaw(withName('playlistadd "odd names" "', '"'))).status).toBe(200);
+    try {
+      const list = await post('listplaylist "odd names"');
+      expect(list.body).toEqual({
+        success: true,
+        type: 'StoredPlaylistAnswer',
+        result: { playlist: { items: [oddSong, 'Odd/Odd Album/02 - caf\uFFFD.flac'], itemsRaw: [null, name.toString('base64')] } },
+      });
+      // every name valid UTF-8: no itemsRaw
+      expect((await post('playlistdelete "odd names" 1')).status).toBe(200);
+      expect((await post('listplaylist "odd names"')).body.result).toEqual({ playlist: { items: [oddSong] } });
+    } finally {
+      await post('rm "odd names"');
+    }
+
+    expect((await postRaw(withName('sticker set song "', '" rating 5'))).status).toBe(200);
+    expect((await post(`sticker set song "${oddSong}" rating 4`)).status).toBe(200);
+    try {
+      const found = await post('sticker find song "Odd" rating');
+      expect(found.body.type).toBe('StickerFindAnswer');
+      const stickers = found.body.result!['stickers'] as Array<{ file: string; fileRaw?: string; sticker: unknown }>;
+      expect(stickers).toHaveLength(2);
+      expect(stickers.find((x) => x.file === oddSong)).toEqual({ file: oddSong, sticker: { name: 'rating', value: '4' } });
+      expect(stickers.find((x) => x.file !== oddSong)).toEqual({
+        file: 'Odd/Odd Album/02 - caf\uFFFD.flac',
+        fileRaw: name.toString('base64'),
+        sticker: { name: 'rating', value: '5' },
+      });
+    } finally {
+      await postRaw(withName('sticker delete song "', '"'));
+      await post(`sticker delete song "${oddSong}"`);
+    }
+  });
+
   it('answers tagtypes clear, all, enable and disable with Empty', async () => {
     for (const command of ['tagtypes clear', 'tagtypes all', 'tagtypes disable Artist', 'tagtypes enable Artist']) {
       const res = await post(command);
