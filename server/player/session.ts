@@ -5,10 +5,11 @@
  * list is not empty. Frames have no ids: answers come in command order.
  */
 import type { Logger } from '../common/log.js';
-import { convertReply, errorEnvelope, idleChanges, type Envelope } from './answers/convert.js';
+import { convertReply, errorEnvelope, idleChanges, UnreadableAnswerError, type Envelope } from './answers/convert.js';
 import { mayRunAll, type PlayerCaller } from './command-classes.js';
 import { checkCommand, type CommandInfo } from './commands.js';
 import { DaemonError, type DaemonConnection } from './protocol/connection.js';
+import type { Reply } from './protocol/reply.js';
 
 export interface SessionEvents {
   /** an envelope to send as a text frame */
@@ -153,7 +154,7 @@ export class PlayerSession {
           const reply = await this.conn.send(next.bytes ?? next.text, this.timeoutMs);
           this.running = false;
           this.waiting--;
-          if (!this.closed) this.events.send(convertReply(next, reply));
+          if (!this.closed) this.events.send(this.envelope(next, reply));
           continue;
         }
         const reply = await this.conn.idle();
@@ -165,6 +166,17 @@ export class PlayerSession {
       const reason = e instanceof DaemonError ? e.message : `The player session failed: ${String(e)}`;
       this.log.warn('Player session ended', { reason });
       this.lose(reason);
+    }
+  }
+
+  /** The answer's frame; an `Error` frame in its place when the gateway cannot read it (the session goes on). */
+  private envelope(command: CommandInfo, reply: Reply): Envelope {
+    try {
+      return convertReply(command, reply);
+    } catch (e) {
+      if (!(e instanceof UnreadableAnswerError)) throw e;
+      this.log.warn('Player command failed', { error: e.message });
+      return errorEnvelope(e.message);
     }
   }
 

@@ -11,6 +11,14 @@ export interface Typed {
   result: unknown;
 }
 
+/** A reply of the daemon that does not say what its command's answer must (a status without a state). */
+export class UnreadableAnswerError extends Error {
+  constructor(command: string, why: string) {
+    super(`The music player daemon sent an unreadable answer to ${command}: ${why}.`);
+    this.name = 'UnreadableAnswerError';
+  }
+}
+
 /** First value of a key (case-insensitive), or undefined. */
 const get = (lines: ReplyLine[], key: string): string | undefined => {
   for (const l of lines) if (l.key.toLowerCase() === key) return l.value;
@@ -46,9 +54,35 @@ const audio = (v: string | undefined) => {
   return { asString: v, freq: toInt(freq), bits: toInt(bits), channels: toInt(channels) };
 };
 
+const states = new Set(['play', 'pause', 'stop']);
+const integerKeys = ['playlist', 'playlistlength', 'volume', 'song', 'nextsong', 'bitrate', 'xfade'];
+const isInteger = (v: string): boolean => /^-?\d+$/.test(v);
+
+/**
+ * Why a status cannot be read, or undefined: every daemon says its state and
+ * the queue's version and length, and its numbers are numbers. Without this,
+ * garbage would read as a stopped player with an empty queue.
+ */
+const unreadableStatus = (m: Map<string, string>): string | undefined => {
+  const state = m.get('state');
+  if (state === undefined || !states.has(state)) return state === undefined ? 'no state' : `the state ${JSON.stringify(state.slice(0, 40))}`;
+  for (const k of ['playlist', 'playlistlength']) if (!m.has(k)) return `no ${k}`;
+  for (const k of integerKeys) {
+    const v = m.get(k);
+    if (v !== undefined && !isInteger(v)) return `${k} ${JSON.stringify(v.slice(0, 40))} is not a whole number`;
+  }
+  for (const k of ['elapsed', 'duration']) {
+    const v = m.get(k);
+    if (v !== undefined && toFloat(v) === null) return `${k} ${JSON.stringify(v.slice(0, 40))} is not a number`;
+  }
+  return undefined;
+};
+
 const status = (l: ReplyLine[]): Typed => {
   const m = new Map<string, string>();
   for (const { key, value } of l) if (!m.has(key.toLowerCase())) m.set(key.toLowerCase(), value);
+  const unreadable = unreadableStatus(m);
+  if (unreadable) throw new UnreadableAnswerError('status', unreadable);
   const time = m.get('time')?.split(':');
   const volume = toInt(m.get('volume'));
   return {
@@ -63,7 +97,7 @@ const status = (l: ReplyLine[]): Typed => {
       partition: m.get('partition') ?? null,
       playlist: toInt(m.get('playlist')) ?? 0,
       playlistlength: toInt(m.get('playlistlength')) ?? 0,
-      state: m.get('state') ?? 'stop',
+      state: m.get('state'),
       song: toInt(m.get('song')),
       songid: m.get('songid') ?? null,
       nextsong: toInt(m.get('nextsong')),
@@ -245,7 +279,11 @@ for (const name of emptyCommands) {
   converters[name] = (l) => (l.length === 0 ? { type: 'Empty', result: {} } : undefined);
 }
 
-/** The typed answer of a known command, or undefined (→ `GenericAnswer`). */
+/**
+ * The typed answer of a known command, or undefined (→ `GenericAnswer`).
+ * Throws `UnreadableAnswerError` for a reply that does not say what the
+ * command's answer must.
+ */
 export const typedAnswer = (name: string, sub: string, hasArgs: boolean, lines: ReplyLine[]): Typed | undefined =>
   Object.hasOwn(converters, name) ? converters[name]!(lines, sub, hasArgs) : undefined;
 
