@@ -122,11 +122,13 @@ export class PlayerSession {
     this.answer({ refusal: errorEnvelope(message), count: 1 });
   }
 
+  /** Sends the `Error` frames of refused frames now when nothing runs or waits, else queues them behind the commands before. */
   private answer(refused: Refusal): void {
     if (this.queue.length === 0 && !this.running) this.sendRefusal(refused);
     else this.queue.push(refused);
   }
 
+  /** Sends the `Error` frame of every frame of `refused`; they no longer wait. */
   private sendRefusal(refused: Refusal): void {
     // frames refused from now on start a group of their own
     if (this.overflow === refused) this.overflow = undefined;
