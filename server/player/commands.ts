@@ -1,12 +1,15 @@
 /**
  * Checks a command sent by a client before it goes to the daemon unchanged,
- * and tells what kind of answer to expect. The gateway refuses what would
- * break its bookkeeping of the connection or what the daemon would not read
- * as a command: line breaks and NUL outside a command list, empty commands,
- * a line that does not start with a command name in lower-case letters (the
- * daemon drops the connection, or reads form feed as a separator and would
- * start an `idle`), a line longer than the daemon reads, `idle`/`noidle`,
- * unfinished command lists.
+ * and tells what kind of answer to expect. The gateway refuses only what
+ * would break its bookkeeping of the connection or make the daemon read
+ * something else than the one command sent: line breaks and NUL outside a
+ * command list, other control characters (the daemon reads them as spaces,
+ * so `idle\fplayer` would start an `idle`), empty commands, a command word
+ * the daemon answers by dropping the connection (one that does not start
+ * with `a`-`z` or holds a character other than letters, digits and `_`), a
+ * line longer than the daemon reads, `idle`/`noidle`, `close` inside a
+ * command list, unfinished command lists. Any other word goes to the
+ * daemon, which answers an unknown one with its own ACK.
  */
 
 /** The longest command line the daemon reads (its input buffer holds 8 KiB, line feed included). */
@@ -19,7 +22,7 @@ export interface CommandInfo {
   bytes?: Buffer;
   /** the command lines, one per command (a list has several; without the list keywords) */
   lines: string[];
-  /** lower-case names of the commands, one per command (a list has several) */
+  /** the names of the commands as sent (the daemon's names are case-sensitive), one per command (a list has several) */
   names: string[];
   /** the second word of each command, lower-case (`sticker get` → `get`), or '' */
   subs: string[];
@@ -37,7 +40,7 @@ export type CommandCheck = { ok: true; command: CommandInfo } | { ok: false; mes
 const stateful = new Set(['password', 'binarylimit', 'partition', 'subscribe', 'unsubscribe', 'protocol', 'close']);
 const listWords = new Set(['command_list_begin', 'command_list_ok_begin', 'command_list_end']);
 
-/** The words of a line `malformed` accepted: its name is already lower-case. */
+/** The words of a line `malformed` accepted. */
 const words = (line: string): { name: string; sub: string; hasArgs: boolean } => {
   const parts = line.trim().split(/[ \t]+/, 3);
   const name = parts[0] ?? '';
@@ -48,13 +51,30 @@ const words = (line: string): { name: string; sub: string; hasArgs: boolean } =>
 const refuseIdle = (name: string): string | undefined =>
   name === 'idle' || name === 'noidle' ? `The ${name} command cannot be used with this API.` : undefined;
 
-const commandLine = /^[a-z_]+(?:[ \t]|$)/;
+/**
+ * The daemon reads a command word as a letter, then letters, digits or `_`,
+ * up to a space or tab; it drops the connection for a line that does not
+ * start with `a`-`z` and for any other character in the word.
+ */
+const commandLine = /^[a-z][A-Za-z0-9_]*(?:[ \t]|$)/;
+
+/** Whether `line` holds a control character other than tab; the daemon reads them as spaces between words. */
+const hasControlCharacter = (line: string): boolean => {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x20 && c !== 0x09) return true;
+  }
+  return false;
+};
 
 /** Why the daemon would not read `line` as one command, or undefined. `bytes` is its length in bytes. */
 const malformed = (line: string, bytes: number): string | undefined => {
   if (bytes > MAX_LINE_BYTES) return `A command line must not be longer than ${MAX_LINE_BYTES} bytes.`;
   if (line === '') return 'A command list must not contain empty lines.';
-  if (!commandLine.test(line)) return 'A command must start with its name in lower-case letters, followed by a space or tab before any argument.';
+  if (hasControlCharacter(line)) return 'A command must not contain control characters other than tab (the daemon reads them as spaces between words).';
+  if (!commandLine.test(line)) {
+    return 'A command must start with its name (a lower-case letter a-z, then letters, digits or _), followed by a space or tab before any argument.';
+  }
   return undefined;
 };
 
@@ -110,6 +130,8 @@ const checkText = (input: string, oneBytePerChar: boolean): CommandCheck => {
   for (const w of inner) {
     const idle = refuseIdle(w.name);
     if (idle) return { ok: false, message: idle };
+    // the daemon would end the connection in the middle of the list
+    if (w.name === 'close') return { ok: false, message: 'The close command cannot be used inside a command list.' };
     if (listWords.has(w.name)) return { ok: false, message: 'Command lists cannot be nested.' };
   }
   return {

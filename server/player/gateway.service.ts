@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';
-import { convertReply, errorEnvelope, type Envelope } from './answers/convert.js';
+import { convertReply, errorEnvelope, UnreadableAnswerError, type Envelope } from './answers/convert.js';
 import { mayRunAll, type PlayerCaller } from './command-classes.js';
 import { checkCommand, type CommandInfo } from './commands.js';
 import { DaemonError } from './protocol/connection.js';
@@ -88,6 +88,11 @@ export const createPlayerGateway = ({ config, dialer, log }: GatewayDeps): Playe
       const reply = await pool(id).run(c.bytes ?? c.text, c.reusable);
       return { outcome: reply.ok ? 'ok' : 'ack', body: convertReply(c, reply) };
     } catch (e) {
+      // an answer the gateway cannot read is the daemon's failure, like garbage in its framing
+      if (e instanceof UnreadableAnswerError) {
+        log.warn('Player command failed', { connection: id, kind: 'unavailable', error: e.message });
+        return { outcome: 'unavailable', body: errorEnvelope(e.message) };
+      }
       if (e instanceof DaemonError) log.warn('Player command failed', { connection: id, kind: e.kind, error: e.message });
       return failure(e);
     }

@@ -5,10 +5,11 @@
  * list is not empty. Frames have no ids: answers come in command order.
  */
 import type { Logger } from '../common/log.js';
-import { convertReply, errorEnvelope, idleChanges, type Envelope } from './answers/convert.js';
+import { convertReply, errorEnvelope, idleChanges, UnreadableAnswerError, type Envelope } from './answers/convert.js';
 import { mayRunAll, type PlayerCaller } from './command-classes.js';
 import { checkCommand, type CommandInfo } from './commands.js';
 import { DaemonError, type DaemonConnection } from './protocol/connection.js';
+import type { Reply } from './protocol/reply.js';
 
 export interface SessionEvents {
   /** an envelope to send as a text frame */
@@ -23,11 +24,17 @@ export interface SessionEvents {
  */
 export type SessionAccess = () => Promise<{ caller: PlayerCaller } | { refused: string }>;
 
-/** Frames a socket may have waiting (being checked or queued for the daemon); more are refused at once. */
+/** Frames a socket may have waiting (for their answer or their `Error` frame); more are refused. */
 export const MAX_WAITING_COMMANDS = 64;
 
-/** A command to run, or a refusal to send once the answers of earlier commands are out. */
-type Queued = CommandInfo | { refusal: Envelope };
+/** `count` frames refused with the same `Error` frame, answered together when their turn comes. */
+interface Refusal {
+  refusal: Envelope;
+  count: number;
+}
+
+/** A command to run, or refused frames to answer once the answers of earlier frames are out. */
+type Queued = CommandInfo | Refusal;
 
 export class PlayerSession {
   private readonly queue: Queued[] = [];
@@ -35,8 +42,14 @@ export class PlayerSession {
   private running = false;
   /** the steps of frames taken (access check, refusal), in arrival order */
   private checking: Promise<void> = Promise.resolve();
-  /** frames taken whose step is not done yet */
-  private waitingSteps = 0;
+  /** frames whose answer or `Error` frame is not out yet */
+  private waiting = 0;
+  /**
+   * The frames refused for the bound since the last frame taken, while their
+   * `Error` frames are not out: the next refused frame joins them, so a flood
+   * of frames costs one entry, and is still answered in order.
+   */
+  private overflow: Refusal | undefined;
   private closed = false;
 
   constructor(
@@ -59,16 +72,23 @@ export class PlayerSession {
    */
   command(input: string | Buffer): void {
     if (this.closed) return;
-    if (this.waitingSteps + this.queue.length >= MAX_WAITING_COMMANDS) {
-      this.events.send(errorEnvelope(`Too many commands are waiting (at most ${MAX_WAITING_COMMANDS}); wait for their answers.`));
+    this.waiting++;
+    if (this.waiting > MAX_WAITING_COMMANDS) {
+      if (this.overflow) this.overflow.count++;
+      else {
+        const refused = { refusal: errorEnvelope(`Too many commands are waiting (at most ${MAX_WAITING_COMMANDS}); wait for their answers.`), count: 1 };
+        this.overflow = refused;
+        this.inOrder(() => this.answer(refused));
+      }
       return;
     }
+    this.overflow = undefined;
     const checked = checkCommand(input);
     if (!checked.ok) {
       this.inOrder(() => this.refuse(checked.message));
       return;
     }
-    if (checked.command.names.includes('close')) {
+    if (checked.command.list === 'none' && checked.command.names[0] === 'close') {
       this.inOrder(() => this.refuse('Close the WebSocket to end the session.'));
       return;
     }
@@ -99,17 +119,26 @@ export class PlayerSession {
 
   /** An `Error` frame for a refused command, after the answers of the commands before it. */
   private refuse(message: string): void {
-    if (this.queue.length === 0 && !this.running) this.events.send(errorEnvelope(message));
-    else this.queue.push({ refusal: errorEnvelope(message) });
+    this.answer({ refusal: errorEnvelope(message), count: 1 });
   }
 
-  /**
-   * Runs `step` after the steps of earlier frames, so answers keep the order
-   * of the frames. The frame counts as waiting until its step is done.
-   */
+  /** Sends the `Error` frames of refused frames now when nothing runs or waits, else queues them behind the commands before. */
+  private answer(refused: Refusal): void {
+    if (this.queue.length === 0 && !this.running) this.sendRefusal(refused);
+    else this.queue.push(refused);
+  }
+
+  /** Sends the `Error` frame of every frame of `refused`; they no longer wait. */
+  private sendRefusal(refused: Refusal): void {
+    // frames refused from now on start a group of their own
+    if (this.overflow === refused) this.overflow = undefined;
+    this.waiting -= refused.count;
+    for (let i = 0; i < refused.count && !this.closed; i++) this.events.send(refused.refusal);
+  }
+
+  /** Runs `step` after the steps of earlier frames, so answers keep the order of the frames. */
   private inOrder(step: () => void | Promise<void>): void {
-    this.waitingSteps++;
-    this.checking = this.checking.then(step).finally(() => this.waitingSteps--).catch((e: unknown) => {
+    this.checking = this.checking.then(step).catch((e: unknown) => {
       this.lose(`The player session failed: ${String(e)}`);
     });
   }
@@ -119,14 +148,15 @@ export class PlayerSession {
       while (!this.closed) {
         const next = this.queue.shift();
         if (next && 'refusal' in next) {
-          this.events.send(next.refusal);
+          this.sendRefusal(next);
           continue;
         }
         if (next) {
           this.running = true;
           const reply = await this.conn.send(next.bytes ?? next.text, this.timeoutMs);
           this.running = false;
-          if (!this.closed) this.events.send(convertReply(next, reply));
+          this.waiting--;
+          if (!this.closed) this.events.send(this.envelope(next, reply));
           continue;
         }
         const reply = await this.conn.idle();
@@ -138,6 +168,17 @@ export class PlayerSession {
       const reason = e instanceof DaemonError ? e.message : `The player session failed: ${String(e)}`;
       this.log.warn('Player session ended', { reason });
       this.lose(reason);
+    }
+  }
+
+  /** The answer's frame; an `Error` frame in its place when the gateway cannot read it (the session goes on). */
+  private envelope(command: CommandInfo, reply: Reply): Envelope {
+    try {
+      return convertReply(command, reply);
+    } catch (e) {
+      if (!(e instanceof UnreadableAnswerError)) throw e;
+      this.log.warn('Player command failed', { error: e.message });
+      return errorEnvelope(e.message);
     }
   }
 

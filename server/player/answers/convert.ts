@@ -7,6 +7,8 @@ import type { Ack, Reply, ReplyLine } from '../protocol/reply.js';
 import { toGeneric } from './generic.js';
 import { isEmptyCommand, typedAnswer, type Typed } from './typed.js';
 
+export { UnreadableAnswerError } from './typed.js';
+
 export type Envelope =
   | { success: true; type: string; result: unknown }
   | { success: false; type: 'Ack'; ack: Ack; result?: { answers: Typed[] } }
@@ -34,6 +36,7 @@ const envelope = (t: Typed): Envelope => ({ success: true, type: t.type, result:
  * each `list_OK` and every command gets its own answer (`CommandListAnswer`).
  * A plain `command_list_begin` reply cannot be cut, so it is decoded as the
  * last command's answer when all others answer nothing, else as a `GenericAnswer`.
+ * Throws `UnreadableAnswerError` for a reply the gateway cannot read.
  */
 export const convertReply = (c: CommandInfo, reply: Reply): Envelope => {
   if (!reply.ok) {

@@ -11,6 +11,14 @@ export interface Typed {
   result: unknown;
 }
 
+/** A reply of the daemon that does not say what its command's answer must (a status without a state). */
+export class UnreadableAnswerError extends Error {
+  constructor(command: string, why: string) {
+    super(`The music player daemon sent an unreadable answer to ${command}: ${why}.`);
+    this.name = 'UnreadableAnswerError';
+  }
+}
+
 /** First value of a key (case-insensitive), or undefined. */
 const get = (lines: ReplyLine[], key: string): string | undefined => {
   for (const l of lines) if (l.key.toLowerCase() === key) return l.value;
@@ -46,9 +54,35 @@ const audio = (v: string | undefined) => {
   return { asString: v, freq: toInt(freq), bits: toInt(bits), channels: toInt(channels) };
 };
 
+const states = new Set(['play', 'pause', 'stop']);
+const integerKeys = ['playlist', 'playlistlength', 'volume', 'song', 'nextsong', 'bitrate', 'xfade'];
+const isInteger = (v: string): boolean => /^-?\d+$/.test(v);
+
+/**
+ * Why a status cannot be read, or undefined: every daemon says its state and
+ * the queue's version and length, and its numbers are numbers. Without this,
+ * garbage would read as a stopped player with an empty queue.
+ */
+const unreadableStatus = (m: Map<string, string>): string | undefined => {
+  const state = m.get('state');
+  if (state === undefined || !states.has(state)) return state === undefined ? 'no state' : `the state ${JSON.stringify(state.slice(0, 40))}`;
+  for (const k of ['playlist', 'playlistlength']) if (!m.has(k)) return `no ${k}`;
+  for (const k of integerKeys) {
+    const v = m.get(k);
+    if (v !== undefined && !isInteger(v)) return `${k} ${JSON.stringify(v.slice(0, 40))} is not a whole number`;
+  }
+  for (const k of ['elapsed', 'duration']) {
+    const v = m.get(k);
+    if (v !== undefined && toFloat(v) === null) return `${k} ${JSON.stringify(v.slice(0, 40))} is not a number`;
+  }
+  return undefined;
+};
+
 const status = (l: ReplyLine[]): Typed => {
   const m = new Map<string, string>();
   for (const { key, value } of l) if (!m.has(key.toLowerCase())) m.set(key.toLowerCase(), value);
+  const unreadable = unreadableStatus(m);
+  if (unreadable) throw new UnreadableAnswerError('status', unreadable);
   const time = m.get('time')?.split(':');
   const volume = toInt(m.get('volume'));
   return {
@@ -63,7 +97,7 @@ const status = (l: ReplyLine[]): Typed => {
       partition: m.get('partition') ?? null,
       playlist: toInt(m.get('playlist')) ?? 0,
       playlistlength: toInt(m.get('playlistlength')) ?? 0,
-      state: m.get('state') ?? 'stop',
+      state: m.get('state'),
       song: toInt(m.get('song')),
       songid: m.get('songid') ?? null,
       nextsong: toInt(m.get('nextsong')),
@@ -159,6 +193,17 @@ const binary = (lines: ReplyLine[]): Typed => {
   };
 };
 
+/**
+ * A stored playlist's songs: `items` the names, and `itemsRaw` only when a
+ * name is not valid UTF-8: per item its bytes in base64, or null for a valid name.
+ */
+const storedPlaylist = (lines: ReplyLine[]): { items: string[]; itemsRaw?: Array<string | null> } => {
+  const files = lines.filter((l) => l.key.toLowerCase() === 'file');
+  const items = files.map((l) => l.value);
+  if (!files.some((l) => l.raw)) return { items };
+  return { items, itemsRaw: files.map((l) => l.raw?.toString('base64') ?? null) };
+};
+
 type Converter = (lines: ReplyLine[], sub: string, hasArgs: boolean) => Typed | undefined;
 
 const songList: Converter = (l) => ({ type: 'SongListAnswer', result: { songs: toSongs(l) } });
@@ -189,7 +234,7 @@ const converters: Record<string, Converter> = {
     type: 'PlaylistSummaryAnswer',
     result: { playlist: records(l, 'playlist').map((r) => ({ playlist: r[0]!.value, 'Last-Modified': get(r, 'last-modified') ?? null })) },
   }),
-  listplaylist: (l) => ({ type: 'StoredPlaylistAnswer', result: { playlist: { items: values(l, 'file') } } }),
+  listplaylist: (l) => ({ type: 'StoredPlaylistAnswer', result: { playlist: storedPlaylist(l) } }),
   lsinfo: (l) => ({ type: 'LsInfoAnswer', result: { infos: lsinfo(l) } }),
   listfiles: (l) => ({ type: 'FileListAnswer', result: { files: listfiles(l) } }),
   addid: (l) => ({ type: 'AddIdAnswer', result: { id: get(l, 'id') ?? '' } }),
@@ -220,7 +265,7 @@ const converters: Record<string, Converter> = {
     if (sub === 'find') {
       return {
         type: 'StickerFindAnswer',
-        result: { stickers: records(l, 'file').map((r) => ({ file: r[0]!.value, sticker: nameValue(get(r, 'sticker') ?? '') })) },
+        result: { stickers: records(l, 'file').map((r) => ({ file: r[0]!.value, ...withRaw('file', r[0]!), sticker: nameValue(get(r, 'sticker') ?? '') })) },
       };
     }
     if (l.length === 0 && sub !== 'get') return { type: 'Empty', result: {} };
@@ -234,7 +279,11 @@ for (const name of emptyCommands) {
   converters[name] = (l) => (l.length === 0 ? { type: 'Empty', result: {} } : undefined);
 }
 
-/** The typed answer of a known command, or undefined (→ `GenericAnswer`). */
+/**
+ * The typed answer of a known command, or undefined (→ `GenericAnswer`).
+ * Throws `UnreadableAnswerError` for a reply that does not say what the
+ * command's answer must.
+ */
 export const typedAnswer = (name: string, sub: string, hasArgs: boolean, lines: ReplyLine[]): Typed | undefined =>
   Object.hasOwn(converters, name) ? converters[name]!(lines, sub, hasArgs) : undefined;
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMpd, type MpdInstance } from '../../support/mpd.js';
 import { playerConfig } from '../../support/mpd-server.js';
 import { openPlayerSocket, type Envelope } from '../../support/player-socket.js';
-import { freePort } from '../../support/system.js';
+import { delay, eventually, freePort } from '../../support/system.js';
 import { ADMIN, startServer, type Json, type TestServer } from '../../support/server.js';
 
 type Answer = { type: string; result: Json };
@@ -130,6 +130,47 @@ describe('the gateway passes what the daemon says faithfully', () => {
     expect((await s.request('POST', '/api/v1/player', { command: 'status', commandRaw: 'c3RhdHVz' }, { token })).status).toBe(400);
   });
 
+  // Regression: listplaylist and sticker find gave names that are not valid UTF-8 with
+  // U+FFFD only, so such a song could not be addressed again from their answers.
+  it('carries names that are not valid UTF-8 in listplaylist (itemsRaw) and sticker find (fileRaw)', async () => {
+    const name = mpd.library.latin1Name;
+    const withName = (before: string, after = '') => Buffer.concat([Buffer.from(before), name, Buffer.from(after)]);
+    await post('playlistclear "odd names"');
+    expect((await post(`playlistadd "odd names" "${oddSong}"`)).status).toBe(200);
+    expect((await postRaw(withName('playlistadd "odd names" "', '"'))).status).toBe(200);
+    try {
+      const list = await post('listplaylist "odd names"');
+      expect(list.body).toEqual({
+        success: true,
+        type: 'StoredPlaylistAnswer',
+        result: { playlist: { items: [oddSong, 'Odd/Odd Album/02 - caf\uFFFD.flac'], itemsRaw: [null, name.toString('base64')] } },
+      });
+      // every name valid UTF-8: no itemsRaw
+      expect((await post('playlistdelete "odd names" 1')).status).toBe(200);
+      expect((await post('listplaylist "odd names"')).body.result).toEqual({ playlist: { items: [oddSong] } });
+    } finally {
+      await post('rm "odd names"');
+    }
+
+    expect((await postRaw(withName('sticker set song "', '" rating 5'))).status).toBe(200);
+    expect((await post(`sticker set song "${oddSong}" rating 4`)).status).toBe(200);
+    try {
+      const found = await post('sticker find song "Odd" rating');
+      expect(found.body.type).toBe('StickerFindAnswer');
+      const stickers = found.body.result!['stickers'] as Array<{ file: string; fileRaw?: string; sticker: unknown }>;
+      expect(stickers).toHaveLength(2);
+      expect(stickers.find((x) => x.file === oddSong)).toEqual({ file: oddSong, sticker: { name: 'rating', value: '4' } });
+      expect(stickers.find((x) => x.file !== oddSong)).toEqual({
+        file: 'Odd/Odd Album/02 - caf\uFFFD.flac',
+        fileRaw: name.toString('base64'),
+        sticker: { name: 'rating', value: '5' },
+      });
+    } finally {
+      await postRaw(withName('sticker delete song "', '"'));
+      await post(`sticker delete song "${oddSong}"`);
+    }
+  });
+
   it('answers tagtypes clear, all, enable and disable with Empty', async () => {
     for (const command of ['tagtypes clear', 'tagtypes all', 'tagtypes disable Artist', 'tagtypes enable Artist']) {
       const res = await post(command);
@@ -174,19 +215,24 @@ describe('the gateway passes what the daemon says faithfully', () => {
     }
   });
 
-  // a flood of frames must not grow a socket's queue of waiting commands without end
-  it('refuses frames beyond the bound of waiting commands and answers every other one', async () => {
-    const { ws, frames, next } = await openPlayerSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { 'Service-Auth': token });
+  // A flood of frames must not grow a socket's queue of waiting commands without end.
+  // Regression: the Error for a frame beyond the bound went out at once, before the
+  // answers of the frames sent earlier, so a client took it for the answer of another
+  // command. Each frame here names itself (`bogus<i>`, whose ACK quotes it).
+  it('refuses frames beyond the bound of waiting commands and answers every frame in the order sent', async () => {
+    const { ws, frames } = await openPlayerSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { 'Service-Auth': token });
     try {
-      const sent = 1000;
-      for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ command: 'ping' }));
-      // refusals go out at once and answers in order, so the last frame answers the last ping taken
-      await next('Empty', sent - 1);
+      const sent = 400;
+      for (let i = 0; i < sent; i++) ws.send(JSON.stringify({ command: `bogus${i}` }));
+      await eventually(() => frames.length >= sent);
+      await delay(50);
       expect(frames).toHaveLength(sent);
-      const refused = frames.filter((f) => f.type === 'Error');
-      expect(refused.length).toBeGreaterThan(0);
-      expect(refused[0]!.error!.message).toMatch(/Too many commands are waiting/);
-      expect(frames.filter((f) => f.type === 'Empty').length).toBe(sent - refused.length);
+      const seen = frames.slice(0, sent).map((f, i) =>
+        f.type === 'Ack' && (f.ack as { message: string }).message === `unknown command "bogus${i}"` ? 'answer' : f.type === 'Error' && /Too many commands are waiting/.test(f.error!.message) ? 'too many' : JSON.stringify(f),
+      );
+      expect(seen.filter((x) => x !== 'answer' && x !== 'too many')).toEqual([]);
+      expect(seen.slice(0, 64)).toEqual(Array.from({ length: 64 }, () => 'answer'));
+      expect(seen.filter((x) => x === 'too many').length).toBeGreaterThan(0);
     } finally {
       ws.terminate();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertReply, idleChanges } from '../../../server/player/answers/convert.js';
+import { convertReply, idleChanges, UnreadableAnswerError } from '../../../server/player/answers/convert.js';
 import { checkCommand, type CommandInfo } from '../../../server/player/commands.js';
 import { framingOf } from '../../../server/player/protocol/command-line.js';
 import { ReplyReader, type Reply } from '../../../server/player/protocol/reply.js';
@@ -93,6 +93,26 @@ describe('the answer converter', () => {
     expect((noVolume as { result: { volume: unknown } }).result.volume).toBeNull();
     const minus = convert('status', statusText.replace('volume: 100', 'volume: -1'));
     expect((minus as { result: { volume: unknown } }).result.volume).toBeNull();
+  });
+
+  // Regression: garbage in place of a status read as a stopped player with an empty queue (200).
+  it('refuses to read a status without a state or the queue counters, or with numbers that are not numbers', () => {
+    for (const [text, why] of [
+      ['hello\nworld: 1\nOK\n', /no state/],
+      [statusText.replace(/^state: .*\n/m, ''), /no state/],
+      [statusText.replace(/^state: .*$/m, 'state: dancing'), /state "dancing"/],
+      [statusText.replace(/^playlistlength: .*\n/m, ''), /no playlistlength/],
+      [statusText.replace('volume: 100', 'volume: loud'), /volume "loud"/],
+      [statusText.replace(/^elapsed: .*$/m, 'elapsed: soon'), /elapsed "soon"/],
+    ] as const) {
+      expect(() => convert('status', text), text.slice(0, 40)).toThrow(UnreadableAnswerError);
+      expect(() => convert('status', text)).toThrow(why);
+    }
+    // a status decoded from a plain command list, and one inside an ok list, too
+    expect(() => convert('command_list_begin\nping\nstatus\ncommand_list_end', 'hello\nOK\n')).toThrow(UnreadableAnswerError);
+    expect(() => convert('command_list_ok_begin\nstatus\ncommand_list_end', 'hello\nlist_OK\nOK\n')).toThrow(UnreadableAnswerError);
+    // what older daemons say is still read: no partition, mixrampdelay nan
+    expect(convert('status', statusText.replace('partition: default\n', '').replace(/^mixrampdb: .*$/m, 'mixrampdb: 0.000000\nmixrampdelay: nan'))).toMatchObject({ type: 'StatusAnswer' });
   });
 
   it('keeps every value of a multi-value tag in allTags and the first in tags', () => {
