@@ -1,16 +1,11 @@
 /**
- * What the process that hosts the server (the command line, the desktop app's
- * main process) sets up for its memory, once, before the server starts.
- * Code that only imports the server (tests) leaves the process as it is.
+ * Where `cli-main.ts` and `main/server-host.ts` import the process set-up
+ * from; it lives in `server/process/memory.ts`. `malloc` is never set: glibc's
+ * limits come from the environment the process starts with
+ * (`server/process/flags.ts`).
  */
-import { tuneMalloc, type MallocTuning } from './malloc-tuning.js';
-import { enableYoungCollections } from './young-collection.js';
+import { setUpProcessMemory as setUp, type ProcessMemory as Memory } from '../process/memory.js';
 
-export interface ProcessMemory {
-  /** minor collections after every few MiB of dropped buffers (`young-collection.ts`) */
-  youngCollections: boolean;
-  /** glibc's malloc limits (`malloc-tuning.ts`) */
-  malloc: MallocTuning;
-}
+export type ProcessMemory = Memory & { malloc?: string };
 
-export const setUpProcessMemory = (): ProcessMemory => ({ youngCollections: enableYoungCollections(), malloc: tuneMalloc() });
+export const setUpProcessMemory = (): ProcessMemory => setUp();

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
-import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
+import { SERVER_NODE_FLAGS } from '../../server/process/flags.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -23,7 +23,7 @@ test('launch, first start, tray state, the window shows /app, quit stops the ser
   const app = await electron.launch({
     executablePath: electronPath(),
     // as `npm start` launches it
-    args: [...rootArgs, `--js-flags=${serverNodeFlags().join(' ')}`, root, `--pier-user-data=${userData}`],
+    args: [...rootArgs, `--js-flags=${SERVER_NODE_FLAGS.join(' ')}`, root, `--pier-user-data=${userData}`],
     cwd: root,
   });
   try {

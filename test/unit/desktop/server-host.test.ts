@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../server/common/log.js';
-import { droppedExternalBytes } from '../../../server/common/young-collection.js';
+import { droppedExternalBytes } from '../../../server/process/young-collection.js';
 import { loadConfig } from '../../../server/config/index.js';
 import { defaultSettings, type DesktopSettings } from '../../../main/desktop-settings.js';
 import { login } from '../../../main/pier-api.js';
