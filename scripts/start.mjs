@@ -1,30 +1,49 @@
-// `npm start`: the desktop app, after fetching the Electron runtime on first use (see
-// electron-runtime.mjs); when that is not possible, one line saying why and the headless
-// server. Extra arguments are passed on. `prestart` has already built dist/.
+// `npm start`: the desktop app, after fetching on first use the Electron runtime (see
+// electron-runtime.mjs) and better-sqlite3 built for Electron (electron-native.mjs); when
+// either is not possible, one line saying why and the headless server. Extra arguments are
+// passed on. `prestart` has already built dist/.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureElectronSqlite } from './electron-native.mjs';
 import { ensureElectron } from './electron-runtime.mjs';
 import { requireBuilt, root, runForwarding, runServer } from './server-launch.mjs';
 
 const args = process.argv.slice(2);
 
-// The failed download is remembered in the data folder: `SERVICE_DATA_DIR` when
-// given, else the default one (a `data-dir` in a configuration file is not read here).
-const { defaultDataDir } = await import(pathToFileURL(requireBuilt('dist/server/config/data-dir.js')).href);
-const electron = await ensureElectron({
-  electronDir: join(root, 'node_modules', 'electron'),
-  stateFile: join(process.env.SERVICE_DATA_DIR?.trim() || defaultDataDir(process.env), 'electron-download.json'),
-});
-if ('path' in electron) {
+/** The Electron executable and better-sqlite3's build for it, or why the desktop app cannot start. */
+async function desktop() {
+  // The failed download is remembered in the data folder: `SERVICE_DATA_DIR` when
+  // given, else the default one (a `data-dir` in a configuration file is not read here).
+  const { defaultDataDir } = await import(pathToFileURL(requireBuilt('dist/server/config/data-dir.js')).href);
+  const electron = await ensureElectron({
+    electronDir: join(root, 'node_modules', 'electron'),
+    stateFile: join(process.env.SERVICE_DATA_DIR?.trim() || defaultDataDir(process.env), 'electron-download.json'),
+  });
+  if (!('path' in electron)) return { reason: `No Electron runtime: ${electron.reason}` };
+
+  const { electronSqliteBuildDir } = await import(pathToFileURL(requireBuilt('dist/main/native-build.js')).href);
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'));
+  const buildDir = electronSqliteBuildDir(root, version);
+  const sqlite =
+    buildDir === null
+      ? { reason: 'better-sqlite3 is not installed' }
+      : await ensureElectronSqlite({ moduleDir: join(root, 'node_modules', 'better-sqlite3'), buildDir, electronVersion: version });
+  if (!('path' in sqlite)) return { reason: `No better-sqlite3 built for Electron ${version}: ${sqlite.reason}` };
+  return { electron: electron.path, sqliteBinding: sqlite.path };
+}
+
+const ready = await desktop();
+if ('reason' in ready) {
+  console.log(`${ready.reason}. Running the headless server instead.`);
+  await runServer(args);
+} else {
   requireBuilt('dist/main/index.js');
   const { SERVER_NODE_FLAGS } = await import(pathToFileURL(requireBuilt('dist/server/process/flags.js')).href);
   // The app folder, not the script: Electron then reads package.json ("main" is
   // dist/main/index.js), so the app's name and version are Pier's own.
-  const env = { ...process.env };
+  const env = { ...process.env, PIER_SQLITE_BINDING: ready.sqliteBinding };
   delete env.ELECTRON_RUN_AS_NODE;
   // While the server runs in the main process, it gets the server's Node flags as V8 flags.
-  runForwarding(electron.path, [`--js-flags=${SERVER_NODE_FLAGS.join(' ')}`, root, ...args], env);
-} else {
-  console.log(`No Electron runtime: ${electron.reason}. Running the headless server instead.`);
-  await runServer(args);
+  runForwarding(ready.electron, [`--js-flags=${SERVER_NODE_FLAGS.join(' ')}`, root, ...args], env);
 }
