@@ -1,11 +1,12 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, type Stats } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher.js';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { APP_ID } from '../../../main/app-identity.js';
+import { productionPackageDirs } from '../../../scripts/production-deps.mjs';
 
 type Config = Record<string, unknown> & Record<'linux' | 'win' | 'mac' | 'nsis' | 'electronFuses', Record<string, unknown>>;
 
@@ -18,32 +19,6 @@ const schemaErrors = (config: unknown): string[] => {
   // `strict: false`: the schema uses electron-builder's own `typeof` keyword (for functions)
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   return validate(config) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
-};
-
-/** The folders of the packages in the closure of package.json's dependencies, resolved as Node resolves them. */
-const productionPackages = (): string[] => {
-  const found = new Set<string>();
-  const visit = (dir: string) => {
-    if (found.has(dir)) return;
-    found.add(dir);
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    for (const name of Object.keys({ ...pkg['dependencies'], ...pkg['optionalDependencies'] })) {
-      const at = resolveFrom(dir, name);
-      if (at !== null) visit(at);
-      // a missing optional dependency is another platform's (sharp's @img/sharp-win32-x64)
-      else if (!(name in (pkg['optionalDependencies'] ?? {}))) throw new Error(`${name}, a dependency of ${dir}, is not installed`);
-    }
-  };
-  const resolveFrom = (dir: string, name: string): string | null => {
-    for (let at = dir; ; at = dirname(at)) {
-      const candidate = join(at, 'node_modules', name);
-      if (existsSync(join(candidate, 'package.json'))) return candidate;
-      if (at === root || dirname(at) === at) return null;
-    }
-  };
-  visit(root);
-  found.delete(root);
-  return [...found];
 };
 
 const files = function* (dir: string): Generator<[string, Stats]> {
@@ -130,7 +105,8 @@ describe('electron-builder.yml', () => {
     for (const os of ['linux', 'win', 'mac'] as const) expect(existsSync(String(cfg[os]['icon']))).toBe(true);
   });
 
-  it('packs what the app loads at run time, and no build of native modules made for the development tree', () => {
+  it('rebuilds native modules for Electron, packs what the app loads at run time, and no build made for the development start', () => {
+    expect(cfg['npmRebuild']).toBe(true);
     expect(cfg['files']).toEqual(expect.arrayContaining(['dist/**/*', 'resources/**/*']));
     expect(cfg['files']).not.toEqual(expect.arrayContaining([expect.stringContaining('.electron-native')]));
     for (const f of ['resources/tray.png', 'resources/icon.png', 'resources/setup/index.html', 'resources/setup/setup.js']) expect(existsSync(f)).toBe(true);
@@ -146,7 +122,7 @@ describe('electron-builder.yml', () => {
     const unpack = new FileMatcher(root, root, (pattern) => pattern, cfg['asarUnpack'] as string[]).createFilter();
     const native: string[] = [];
     const packed: string[] = [];
-    for (const dir of productionPackages()) {
+    for (const dir of productionPackageDirs(root)) {
       for (const [path, stat] of files(dir)) {
         if (!isNativeCode(path)) continue;
         native.push(relative(root, path));
