@@ -7,3 +7,4 @@ export declare function ensureElectronSqlite(options: {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }): Promise<{ path: string } | { reason: string }>;
+export declare function ensureProjectElectronSqlite(root: string): Promise<{ path: string } | { reason: string }>;

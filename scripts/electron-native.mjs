@@ -5,10 +5,11 @@
 // prebuild-install, run in a folder holding a copy of better-sqlite3's package.json: the
 // prebuilt binary of that version for Electron's ABI lands there, and nothing else moves.
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The longest the download may take before it counts as failed. */
 const TIMEOUT_MS = 2 * 60 * 1000;
@@ -75,4 +76,23 @@ export async function ensureElectronSqlite({
   } finally {
     await rm(partial, { recursive: true, force: true });
   }
+}
+
+/**
+ * `ensureElectronSqlite` for the project in `root`: its better-sqlite3, for its installed
+ * Electron, in the folder that main/native-build.ts names (read from dist/, which must be
+ * built).
+ *
+ * @param {string} root
+ * @returns {Promise<{ path: string } | { reason: string }>}
+ */
+export async function ensureProjectElectronSqlite(root) {
+  const nativeBuild = join(root, 'dist', 'main', 'native-build.js');
+  if (!existsSync(nativeBuild)) return { reason: 'dist/main/native-build.js is missing; run `npm run build` first' };
+  const { electronSqliteBuildDir } = await import(pathToFileURL(nativeBuild).href);
+  const { version } = JSON.parse(await readFile(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'));
+  const buildDir = electronSqliteBuildDir(root, version);
+  const moduleDir = join(root, 'node_modules', 'better-sqlite3');
+  if (buildDir === null) return { reason: 'better-sqlite3 is not installed' };
+  return ensureElectronSqlite({ moduleDir, buildDir, electronVersion: version });
 }

@@ -2,10 +2,9 @@
 // electron-runtime.mjs) and better-sqlite3 built for Electron (electron-native.mjs); when
 // either is not possible, one line saying why and the headless server. Extra arguments are
 // passed on. `prestart` has already built dist/.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureElectronSqlite } from './electron-native.mjs';
+import { ensureProjectElectronSqlite } from './electron-native.mjs';
 import { ensureElectron } from './electron-runtime.mjs';
 import { requireBuilt, root, runForwarding, runServer } from './server-launch.mjs';
 
@@ -22,14 +21,8 @@ async function desktop() {
   });
   if (!('path' in electron)) return { reason: `No Electron runtime: ${electron.reason}` };
 
-  const { electronSqliteBuildDir } = await import(pathToFileURL(requireBuilt('dist/main/native-build.js')).href);
-  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'));
-  const buildDir = electronSqliteBuildDir(root, version);
-  const sqlite =
-    buildDir === null
-      ? { reason: 'better-sqlite3 is not installed' }
-      : await ensureElectronSqlite({ moduleDir: join(root, 'node_modules', 'better-sqlite3'), buildDir, electronVersion: version });
-  if (!('path' in sqlite)) return { reason: `No better-sqlite3 built for Electron ${version}: ${sqlite.reason}` };
+  const sqlite = await ensureProjectElectronSqlite(root);
+  if (!('path' in sqlite)) return { reason: `No better-sqlite3 built for Electron: ${sqlite.reason}` };
   return { electron: electron.path, sqliteBinding: sqlite.path };
 }
 
