@@ -115,13 +115,6 @@ export default defineConfig([
   },
 
   {
-    // CommonJS modules load with require(): the native addon's entry loads its binary.
-    name: 'pier/commonjs',
-    files: ['**/*.cjs'],
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
-
-  {
     // TypeScript already reports undefined names, with knowledge of types.
     name: 'pier/typescript-no-undef',
     files: ['**/*.{ts,mts,cts,vue}'],

@@ -27,7 +27,7 @@ import { buildTrayMenu, toMenuTemplate, trayClickOpensWindow } from './tray-menu
 import { createWindowManager, qrPage, type WindowManager } from './window-manager.js';
 import { qrData } from './qr.js';
 import { APP_ID } from './app-identity.js';
-import { electronSqliteBinding } from './native-build.js';
+import { electronSqliteBinding, SQLITE_BINDING_VAR } from './native-build.js';
 
 // Windows: notifications and the taskbar belong to the installer's identity; first thing.
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
@@ -59,7 +59,7 @@ const serverEnv = (): Record<string, string> => {
     env[k] = v;
   }
   const binding = electronSqliteBinding(root);
-  return { ...SERVER_MEMORY_ENV, ...env, ...(binding ? { PIER_SQLITE_BINDING: binding } : {}) };
+  return { ...SERVER_MEMORY_ENV, ...env, ...(binding ? { [SQLITE_BINDING_VAR]: binding } : {}) };
 };
 
 /** The tray icon: a template image on macOS (drawn in the menu bar's colour), an .ico on Windows. */

@@ -1,7 +1,15 @@
-// Draws Pier's icons (resources/icon.png 512×512, resources/tray.png 32×32): a pier
-// over water on a blue rounded square. Plain Node only: shapes are distance tests,
-// anti-aliased by supersampling, written as PNG chunks by hand with node:zlib.
-// Run `node scripts/make-icons.mjs` after changing the drawing; the PNGs are committed.
+// Draws Pier's icons: a pier over water on a blue rounded square.
+// - resources/icon.png (512×512): the app's icon (electron-builder makes .ico and .icns of it);
+// - resources/tray.png (32×32): the tray on Linux;
+// - resources/tray.ico (16, 24 and 32 px): the tray on Windows, which picks the size that
+//   fits its scaling;
+// - resources/trayTemplate.png (16×16) and trayTemplate@2x.png (32×32): the tray on macOS,
+//   a template image (black and alpha only; the name ending in "Template" makes macOS
+//   colour it for a light or dark menu bar): the pier and its wave without the square.
+// Plain Node only: shapes are distance tests, anti-aliased by supersampling, written as PNG
+// chunks and icon directories by hand with node:zlib. Drawn from the shapes rather than
+// converted from tray.png, so that the small sizes stay sharp.
+// Run `node scripts/make-icons.mjs` after changing the drawing; the files are committed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,14 +28,17 @@ function roundedRect(x, y, x0, y0, x1, y1, r) {
   return outside + Math.min(Math.max(qx, qy), 0) - r;
 }
 
-/** A scene maps a point of the unit square to an opaque [r, g, b] (0..1), or null when empty. */
-function pierScene({ bold }) {
+/**
+ * A scene maps a point of the unit square to an opaque [r, g, b] (0..1), or null when empty.
+ * `template`: the pier and its wave in black, nothing else.
+ */
+function pierScene({ bold, template = false }) {
   const deckH = bold ? 0.13 : 0.08;
   const postW = bold ? 0.12 : 0.065;
   const waveT = bold ? 0.075 : 0.03;
   const posts = bold ? [0.3, 0.7] : [0.3, 0.5, 0.7];
   const waves = bold ? [{ y: 0.8, alpha: 1 }] : [{ y: 0.74, alpha: 0.95 }, { y: 0.85, alpha: 0.6 }];
-  const white = [1, 1, 1];
+  const white = template ? [0, 0, 0] : [1, 1, 1];
 
   return (x, y) => {
     if (roundedRect(x, y, 0.04, 0.04, 0.96, 0.96, bold ? 0.2 : 0.19) > 0) return null;
@@ -39,9 +50,9 @@ function pierScene({ bold }) {
     if (inDeck || inPost) return white;
     for (const wave of waves) {
       const wy = wave.y + 0.02 * Math.sin(2 * Math.PI * 3 * x);
-      if (x > 0.14 && x < 0.86 && Math.abs(y - wy) <= waveT / 2) return mix(white, background(y), wave.alpha);
+      if (x > 0.14 && x < 0.86 && Math.abs(y - wy) <= waveT / 2) return template ? white : mix(white, background(y), wave.alpha);
     }
-    return background(y);
+    return template ? null : background(y);
   };
 }
 
@@ -128,9 +139,66 @@ function encodePng(pixels, size) {
   ]);
 }
 
+/**
+ * One image of an .ico file: a 32-bit BGRA bitmap (rows bottom-up) followed by its 1-bit
+ * mask, all zero since the alpha channel says what is transparent. Bitmaps rather than
+ * PNG entries, which older readers of small icons do not take.
+ */
+function icoBitmap(pixels, size) {
+  const header = Buffer.alloc(40);
+  header.writeUInt32LE(40, 0);
+  header.writeInt32LE(size, 4);
+  header.writeInt32LE(size * 2, 8); // the bitmap and its mask
+  header.writeUInt16LE(1, 12); // planes
+  header.writeUInt16LE(32, 14); // bits per pixel
+  const bgra = Buffer.alloc(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const from = (y * size + x) * 4;
+      const to = ((size - 1 - y) * size + x) * 4;
+      bgra[to] = pixels[from + 2];
+      bgra[to + 1] = pixels[from + 1];
+      bgra[to + 2] = pixels[from];
+      bgra[to + 3] = pixels[from + 3];
+    }
+  }
+  const maskRow = Math.ceil(size / 32) * 4;
+  return Buffer.concat([header, bgra, Buffer.alloc(maskRow * size)]);
+}
+
+/** An .ico file with one image per size, drawn at that size. */
+function encodeIco(scene, sizes) {
+  const images = sizes.map((size) => icoBitmap(render(scene, size), size));
+  const directory = Buffer.alloc(6 + 16 * sizes.length);
+  directory.writeUInt16LE(1, 2); // type: icon
+  directory.writeUInt16LE(sizes.length, 4);
+  let offset = directory.length;
+  sizes.forEach((size, i) => {
+    const entry = 6 + 16 * i;
+    directory[entry] = size;
+    directory[entry + 1] = size;
+    directory.writeUInt16LE(1, entry + 4); // planes
+    directory.writeUInt16LE(32, entry + 6); // bits per pixel
+    directory.writeUInt32LE(images[i].length, entry + 8);
+    directory.writeUInt32LE(offset, entry + 12);
+    offset += images[i].length;
+  });
+  return Buffer.concat([directory, ...images]);
+}
+
+/** The scene enlarged `by` times around (cx, cy), which lands in the middle. */
+function zoom(scene, by, cx, cy) {
+  return (x, y) => scene(cx + (x - 0.5) / by, cy + (y - 0.5) / by);
+}
+
+const tray = pierScene({ bold: true });
+// without its square, the pier (x 0.14–0.86, y 0.42–0.84) fills the menu bar's icon
+const trayTemplate = zoom(pierScene({ bold: true, template: true }), 1.3, 0.5, 0.63);
 const icons = [
   { file: 'resources/icon.png', size: 512, scene: pierScene({ bold: false }) },
-  { file: 'resources/tray.png', size: 32, scene: pierScene({ bold: true }) },
+  { file: 'resources/tray.png', size: 32, scene: tray },
+  { file: 'resources/trayTemplate.png', size: 16, scene: trayTemplate },
+  { file: 'resources/trayTemplate@2x.png', size: 32, scene: trayTemplate },
 ];
 for (const { file, size, scene } of icons) {
   const path = join(root, file);
@@ -138,3 +206,5 @@ for (const { file, size, scene } of icons) {
   writeFileSync(path, encodePng(render(scene, size), size));
   console.log(`wrote ${file} (${size}×${size})`);
 }
+writeFileSync(join(root, 'resources/tray.ico'), encodeIco(tray, [16, 24, 32]));
+console.log('wrote resources/tray.ico (16, 24 and 32 px)');

@@ -3,7 +3,7 @@
  * The configuration file is the only argument; environment variables
  * `SERVICE_...` override it. Run by the desktop app, it is its hosted server (`hosted.ts`).
  */
-import type { ProcessMemory } from './common/process-memory.js';
+import type { ProcessMemory } from './process/memory.js';
 import { ConfigError, loadProcessConfig } from './config/index.js';
 import { hostPort, runHosted } from './hosted.js';
 import { createServer } from './index.js';
@@ -32,7 +32,6 @@ export const runCli = async (args: string[], memory: ProcessMemory): Promise<num
   const log = createLogger(config.logging);
   for (const w of warnings) log.warn(w);
   if (!memory.youngCollections) log.warn('V8 offers no garbage collection on demand: buffers of uploads and database rows are freed later.');
-  if (memory.malloc === 'unavailable') log.warn('The native module pier-malloc-tuning is missing or failed (`npm install` builds it): glibc keeps more of the memory the server frees.');
   const server = createServer(config, {
     logger: log,
     initialAdmin: {

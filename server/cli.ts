@@ -1,9 +1,10 @@
 /**
  * `npm run serve -- [config-file]`: the headless server (`cli-main.ts`).
- * The process's memory is set up first, before the server's modules load
- * and start threads, so that glibc's limits cover every arena they make.
+ * scripts/serve.mjs starts this file with the server's Node flags and memory
+ * environment (`process/flags.ts`); the process's own memory set-up runs
+ * here, before the server's modules load.
  */
-import { setUpProcessMemory } from './common/process-memory.js';
+import { setUpProcessMemory } from './process/memory.js';
 
 const memory = setUpProcessMemory();
 const { runCli } = await import('./cli-main.js');

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
+import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../../server/process/flags.js';
 import { startNode, type Started } from './process.js';
 import { settings } from './settings.js';
 
@@ -26,7 +26,7 @@ export interface PierProcess extends Started {
 
 /**
  * Pier from `dist/` in its own process, started as `npm run serve` starts it
- * (with its Node flags), with the file-system or the database
+ * (with its Node flags and memory environment), with the file-system or the database
  * (SQLite) store and otherwise its defaults (checksums included) apart from
  * rate and size limits, the given `limits` and `more`. With
  * `BENCH_PROFILE=<dir>` it runs under `node --cpu-prof` and writes a profile
@@ -62,12 +62,12 @@ export const startPier = async (
   };
   const file = join(dataDir, 'bench.json');
   writeFileSync(file, JSON.stringify(config));
-  const node: string[] = serverNodeFlags();
+  const node: string[] = [...SERVER_NODE_FLAGS];
   if (settings.profileDir) {
     mkdirSync(settings.profileDir, { recursive: true });
     node.push('--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`, `--cpu-prof-name=pier-${store}-${Date.now()}.cpuprofile`);
   }
-  const p = await startNode([...node, cli, file], /Pier is running at (http:\/\/\S+)\/app/);
+  const p = await startNode([...node, cli, file], /Pier is running at (http:\/\/\S+)\/app/, { ...SERVER_MEMORY_ENV });
   const url = p.match[1]!;
   const password = /password: +(\S+)/.exec(p.output())![1]!;
   const login = await fetch(`${url}/api/v2/open/auth/login`, {

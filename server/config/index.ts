@@ -1,5 +1,6 @@
 /**
- * The configuration's public API. The only module of the server that reads
+ * The configuration's public API. With `sqlite-binding.ts` (which compiled
+ * SQLite module the runtime loads), the only module of the server that reads
  * `process.env` (in `loadProcessConfig`); everything else receives a `Config`.
  */
 import { loadConfig, type LoadOptions } from './load.js';

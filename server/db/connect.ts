@@ -16,6 +16,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect
 import type { PoolOptions } from 'mysql2';
 import type pg from 'pg';
 import { silentLogger, type Logger } from '../common/log.js';
+import { sqliteBinding } from '../config/sqlite-binding.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -187,7 +188,8 @@ function openSqlite(path: string, log: Logger, fileChunks: boolean): Db {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       makePrivate(file);
     }
-    database = new SqliteDatabase(file);
+    const nativeBinding = sqliteBinding();
+    database = new SqliteDatabase(file, nativeBinding === undefined ? {} : { nativeBinding });
     // first, so that the other pragmas wait for a process holding the file
     database.pragma('busy_timeout = 5000');
     // only takes effect on a new, empty file

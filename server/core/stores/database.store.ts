@@ -13,7 +13,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { droppedExternalBytes } from '../../common/young-collection.js';
+import { droppedExternalBytes } from '../../process/young-collection.js';
 import type { BinaryRef, BinaryStore } from './binary-store.js';
 import { asBuffer, joinInto, limitBytes, offsetConflict, writeInPieces } from './stream-util.js';
 

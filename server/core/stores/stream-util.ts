@@ -2,7 +2,7 @@
  * Small byte-stream helpers shared by the binary stores.
  */
 import { AppError } from '../../common/errors.js';
-import { droppedExternalBytes } from '../../common/young-collection.js';
+import { droppedExternalBytes } from '../../process/young-collection.js';
 
 /** The error every store throws when `append` is called at the wrong offset. */
 export const offsetConflict = (offset: number, stored: number): AppError =>

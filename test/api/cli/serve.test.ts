@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../support/cli-run.js';
+import { SERVER_MEMORY_ENV, SERVER_NODE_FLAGS } from '../../../server/process/flags.js';
+import { npmServe, running, waitFor } from '../../support/cli-run.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = join(root, 'dist/server/cli.js');
@@ -15,6 +16,22 @@ interface Run {
   err: () => string;
   exited: Promise<number | null>;
 }
+
+/** The processes of this user that run the server's command line: pid, parent, arguments and environment (Linux). */
+const serverProcesses = (): Array<{ pid: number; ppid: number; argv: string[]; env: string[] }> =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+        if (!argv.some((a) => a === 'dist/server/cli.js' || a.endsWith('/dist/server/cli.js'))) return [];
+        const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+        return [{ pid: Number(pid), ppid, argv, env }];
+      } catch {
+        return []; // gone, or not ours
+      }
+    });
 
 const run = (cmd: string, args: string[], env: Record<string, string>): Run => {
   const child = spawn(cmd, args, { cwd: root, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env } });
@@ -102,6 +119,25 @@ describe('the headless server command', () => {
     expect(existsSync(join(data, 'server-secret'))).toBe(false);
     expect(r.out()).not.toContain('Pier is running');
   });
+
+  it.runIf(process.platform === 'linux')(
+    "npm run serve starts the server with the server's Node flags and memory environment, a variable of the caller winning, and stops it when it gets SIGTERM itself",
+    async () => {
+      const data = tempDir();
+      const r = npmServe([], { SERVICE_DATA_DIR: data, SERVICE_BIND_PORT: '0', SERVICE_BIND_ADDRESS: '127.0.0.1', MALLOC_ARENA_MAX: '1' });
+      cleanups.push(() => void r.stop());
+      await running(r);
+      const [server, ...more] = serverProcesses().filter((p) => p.env.includes(`SERVICE_DATA_DIR=${data}`));
+      expect(more).toEqual([]);
+      expect(server!.argv.slice(1, -1)).toEqual(SERVER_NODE_FLAGS);
+      expect(server!.env).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=1', ...Object.entries(SERVER_MEMORY_ENV).filter(([k]) => k !== 'MALLOC_ARENA_MAX').map(([k, v]) => `${k}=${v}`)]));
+      // only the process that started the server gets the signal, as from a service manager
+      process.kill(server!.ppid, 'SIGTERM');
+      expect(await r.exited).toBe(0);
+      expect(r.out()).toContain('Pier is running');
+      expect(existsSync(`/proc/${server!.pid}`)).toBe(false);
+    },
+  );
 
   it('reads a HOCON file given as the only argument; the environment wins over it', async () => {
     const data = tempDir();

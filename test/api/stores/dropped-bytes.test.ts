@@ -22,8 +22,8 @@ const seen = vi.hoisted(() => ({
   calls: [] as Array<{ counted: number; stored: number }>,
 }));
 
-vi.mock('../../../server/common/young-collection.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../server/common/young-collection.js')>();
+vi.mock('../../../server/process/young-collection.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../server/process/young-collection.js')>();
   return {
     ...real,
     droppedExternalBytes: (bytes: number) => {

@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { droppedExternalBytes, enableYoungCollections } from '../../../server/common/young-collection.js';
+import { droppedExternalBytes, enableYoungCollections } from '../../../server/process/young-collection.js';
 import { minorCollectionsDuring } from '../../support/minor-collections.js';
 
 const MiB = 1024 * 1024;

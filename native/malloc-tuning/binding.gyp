@@ -1,8 +1,0 @@
-{
-  "targets": [
-    {
-      "target_name": "malloc_tuning",
-      "sources": ["malloc_tuning.c"]
-    }
-  ]
-}

@@ -1,0 +1,2 @@
+export declare function nativeModuleDirs(root: string): string[];
+export declare function keepNodeBuilds(root: string, run: () => Promise<number>): Promise<number>;

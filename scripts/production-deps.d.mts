@@ -1,0 +1,1 @@
+export declare function productionPackageDirs(root: string): string[];

@@ -1,2 +1,0 @@
-export function nodeFlagsOf(serve: string): string[];
-export function serverNodeFlags(): string[];
