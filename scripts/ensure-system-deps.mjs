@@ -28,6 +28,9 @@ const PACKAGES = [
   // Info-ZIP and libarchive (bsdtar, which also reads a ZIP as a stream) read back the ZIPs Pier writes
   'unzip',
   'libarchive-tools',
+  // a real session bus for the desktop's tray-host check (dbus-daemon, dbus-send)
+  'dbus-daemon',
+  'dbus-bin',
 ];
 
 const installCommand = (pkgs) =>
