@@ -176,5 +176,6 @@ export interface Config {
     headerTimeout: number;
     idleTimeout: number;
     uploadLockWait: number;
+    uploadIdleTimeout: number;
   };
 }
