@@ -95,3 +95,36 @@ describe('an upload handed from one server to another', () => {
     expect(a.logs()).not.toContain('not reachable');
   });
 });
+
+// A chunk whose client went quiet until the connection's idle timeout cut it was logged as
+// "A service the server depends on (file store, database) is not reachable": the request's
+// own reset read as an outage of the database.
+describe('a tus write cut by the connection idle timeout', () => {
+  let s: UploadServer;
+  beforeAll(async () => {
+    s = await startUploadServer('database', {}, { config: { limits: { 'idle-timeout': '1 second', 'upload-idle-timeout': '30 seconds' } } });
+  });
+  afterAll(() => s.dispose());
+
+  it('keeps the bytes received and logs the drop as the client’s, not as an outage', async () => {
+    const shareId = await newShare(s, s.token);
+    const size = 64 * 1024;
+    const created = await raw(s, 'POST', `/api/v2/sec/upload/${shareId}/files/tus`, { 'Service-Auth': s.token, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size) });
+    const path = new URL(created.headers.get('location')!).pathname;
+    const req = request(s.url + path, {
+      method: 'PATCH',
+      headers: { 'Service-Auth': s.token, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(size) },
+    });
+    const closed = new Promise<void>((resolve) => {
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+    });
+    req.write(Buffer.alloc(1000, 0x63));
+    await closed;
+    const offset = async () => Number((await raw(s, 'HEAD', path, { 'Service-Auth': s.token, 'Tus-Resumable': '1.0.0' })).headers.get('upload-offset'));
+    expect(await offset()).toBe(1000);
+    expect(s.logs()).toContain('the client closed its connection or it went idle');
+    expect(s.logs()).not.toContain('not reachable');
+    expect(s.logs()).not.toContain('Unexpected tus error');
+  });
+});
