@@ -264,6 +264,7 @@ const backend = group('Server internals', {
       capacity: int(5000, 'Queue size; uploads wait while it is full', { min: 1 }),
       parallel: int(0, 'Checksums computed in parallel (> 0 when `use-default` is false)', { min: 0 }),
       'use-default': bool(true, 'Ignore `parallel` and use the number of cores minus 1 (at least 1)'),
+      lease: duration('30 seconds', 'How long a queued checksum stays with the server that queued it without that server renewing it; then any server sharing the database takes it over (one whose server died)', { min: 1 }),
     },
     'Checksums (`backend.compute-checksum`)',
   ),
