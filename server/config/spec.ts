@@ -271,7 +271,7 @@ const backend = group('Server internals', {
   share: group(
     'Limits of shares',
     {
-      'chunk-size': size('512K', 'Size of the stored chunks (database store)', { min: 1 }),
+      'chunk-size': size('512K', 'Size of the rows a file is stored in by a `default-database` store; the `file-system` and `s3` stores do not use it (S3 objects are 8 MiB)', { min: 1 }),
       'max-size': size('1.5G', 'Maximum total size of a share', { min: 1 }),
       'max-validity': duration('365 days', 'Maximum validity of shares and aliases', { min: 1 }),
       'zip-max-size': size('1.5G', 'Largest share offered as a ZIP download; 0 disables ZIP; capped to `max-size`'),
