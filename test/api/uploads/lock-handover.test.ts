@@ -106,6 +106,31 @@ describe('a tus write cut by the connection idle timeout', () => {
   });
   afterAll(() => s.dispose());
 
+  it('logs a write that a newer request for the upload ended as taken over, not as an error', async () => {
+    const shareId = await newShare(s, s.token);
+    const size = 64 * 1024;
+    const created = await raw(s, 'POST', `/api/v2/sec/upload/${shareId}/files/tus`, { 'Service-Auth': s.token, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size) });
+    const path = new URL(created.headers.get('location')!).pathname;
+    const headers = { 'Service-Auth': s.token, 'Tus-Resumable': '1.0.0', 'Content-Type': 'application/offset+octet-stream' };
+    const old = request(s.url + path, { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '0', 'Content-Length': String(size) } });
+    const oldEnded = new Promise<void>((resolve) => {
+      old.on('error', () => resolve());
+      old.on('close', () => resolve());
+    });
+    old.write(Buffer.alloc(1000, 0x64));
+    await new Promise((r) => setTimeout(r, 200));
+    // the client gave up on its first request and sends the upload again from the start
+    const again = await raw(s, 'PATCH', path, { ...headers, 'Upload-Offset': '0' }, new Uint8Array(Buffer.alloc(size, 0x65)));
+    await oldEnded;
+    // the first request kept its 1000 bytes before it ended, so the new one is refused and resumes
+    expect(again.status).toBe(409);
+    const rest = await raw(s, 'PATCH', path, { ...headers, 'Upload-Offset': '1000' }, new Uint8Array(Buffer.alloc(size - 1000, 0x65)));
+    expect(rest.status).toBe(204);
+    expect(s.logs()).toContain('taken over by a newer request');
+    expect(s.logs()).not.toContain('not reachable');
+    expect(s.logs()).not.toContain('Unexpected tus error');
+  });
+
   it('keeps the bytes received and logs the drop as the client’s, not as an outage', async () => {
     const shareId = await newShare(s, s.token);
     const size = 64 * 1024;
