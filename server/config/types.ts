@@ -123,7 +123,7 @@ export interface Config {
       stores: Record<string, StoreConfig>;
       copyFiles: { enable: boolean; source: string; target: string; parallel: number };
     };
-    computeChecksum: { enable: boolean; capacity: number; parallel: number; useDefault: boolean };
+    computeChecksum: { enable: boolean; capacity: number; parallel: number; useDefault: boolean; lease: number };
     share: {
       chunkSize: number;
       maxSize: number;
@@ -176,5 +176,6 @@ export interface Config {
     headerTimeout: number;
     idleTimeout: number;
     uploadLockWait: number;
+    uploadIdleTimeout: number;
   };
 }

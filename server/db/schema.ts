@@ -154,6 +154,16 @@ export interface GuestNotificationTable {
   created: number;
 }
 
+/** A job of the checksum queue and its lease; see migration 0007. */
+export interface ChecksumJobTable {
+  /** the binary (`file_meta.file_id`) whose checksum is to be computed */
+  file_id: string;
+  /** random token of the server holding the job; `''` for a job put off after a failure */
+  owner: string;
+  /** epoch ms after which any server may take the job over */
+  expires: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -168,6 +178,7 @@ export interface Database {
   pending_uploads: PendingUploadTable;
   sent_mails: SentMailTable;
   guest_notifications: GuestNotificationTable;
+  checksum_jobs: ChecksumJobTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

@@ -15,7 +15,7 @@ import { connectOrRetry } from './retrying.store.js';
 export interface StoreDeps {
   db: Kysely<Database>;
   dialect: DialectName;
-  /** `share.chunk-size` */
+  /** `share.chunk-size`: the rows of the database store */
   chunkSize: number;
   log: Logger;
 }
@@ -37,7 +37,6 @@ const createStore = async (id: string, cfg: StoreConfig, deps: StoreDeps): Promi
           accessKey: cfg.accessKey,
           secretKey: cfg.secretKey,
           bucket: cfg.bucket,
-          chunkSize: deps.chunkSize,
           log: deps.log.child(id),
         });
       return connectOrRetry({ id, type: cfg.type, connect, log: deps.log });

@@ -1,12 +1,17 @@
 /**
  * The `s3` store (AWS SDK v3, path-style addressing, any S3-compatible
- * endpoint). S3 objects cannot be appended to, so a file is a series of chunk
- * objects `<fileId>/<chunk number, 8 digits>` of `share.chunk-size` bytes (the
- * last one may be shorter): resuming inside the last chunk rewrites that one
- * object, never the whole file, and a failed append leaves every complete
- * chunk plus the rewritten partial one behind. Sizes come from
- * ListObjectsV2, so any node sharing the bucket sees the same offset.
- * Reads fetch byte ranges of the chunks one after the other.
+ * endpoint). S3 objects cannot be appended to, so a file is a series of
+ * objects `<fileId>/<number, 8 digits>` of at most `objectSize` bytes (8 MiB:
+ * a request per 8 MiB keeps a download's CPU and request costs low; the
+ * database store's `share.chunk-size` plays no part here). An append fills
+ * objects of `objectSize`; what is left at its end becomes a shorter object,
+ * which the next append fills up only while it is small (under an eighth of
+ * `objectSize`, cheap to read back and write again), else the next append
+ * starts a new object. So resuming never rewrites more than that small last
+ * object, and a failed append leaves every object it completed behind. Sizes
+ * and the order come from ListObjectsV2, so any node sharing the bucket sees
+ * the same offset, and files written with other object sizes read the same.
+ * Reads fetch the objects (or byte ranges of them) one after the other.
  *
  * The bucket is created at start-up when it does not exist.
  */
@@ -32,9 +37,12 @@ export interface S3StoreOptions {
   accessKey: string;
   secretKey: string;
   bucket: string;
-  chunkSize: number;
+  /** the largest object written (default 8 MiB); smaller only in tests */
+  objectSize?: number;
   log: Logger;
 }
+
+const OBJECT_SIZE = 8 * 1024 * 1024;
 
 interface ChunkObject {
   key: string;
@@ -71,7 +79,10 @@ const ensureBucket = async (client: S3Client, bucket: string, log: Logger): Prom
 
 /** Connects, creates the bucket when missing and returns the store. */
 export const createS3Store = async (opts: S3StoreOptions): Promise<BinaryStore> => {
-  const { bucket, chunkSize } = opts;
+  const { bucket } = opts;
+  const objectSize = Math.max(1, opts.objectSize ?? OBJECT_SIZE);
+  /** a last object smaller than this is filled up by the next append; a larger one is left as it is */
+  const refill = Math.ceil(objectSize / 8);
   const client = new S3Client({
     endpoint: opts.endpoint,
     region: opts.region,
@@ -199,10 +210,10 @@ export const createS3Store = async (opts: S3StoreOptions): Promise<BinaryStore> 
       const stored = existing.reduce((n, c) => n + c.size, 0);
       if (offset !== stored) throw offsetConflict(offset, stored);
       const last = existing[existing.length - 1];
-      const partial = last && last.size < chunkSize ? last : undefined;
+      const partial = last && last.size < refill ? last : undefined;
       let head = partial ? await toBuffer(await body(partial.key)) : undefined;
       let nextNr = last ? last.nr + 1 : 0;
-      return writeInPieces(limitBytes(data, maxBytes), chunkSize, partial ? chunkSize - partial.size : 0, async (parts) => {
+      return writeInPieces(limitBytes(data, maxBytes), objectSize, partial ? objectSize - partial.size : 0, async (parts) => {
         const piece = joinParts(parts);
         if (head && partial) {
           const whole = Buffer.concat([head, piece]);

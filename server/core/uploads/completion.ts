@@ -65,6 +65,13 @@ export const finishFile = async (
         ? seen
         : await readHead(store, { fileId: f.fileId, location: f.location }, MIME_HEAD_BYTES);
   const mimetype = await detectMime(head, f.filename, f.mimetype);
-  await completeFile(deps.db, { id: f.id, fileId: f.fileId, length: size, mimetype, checksum });
+  // the checksum job exists before the file is complete: a server that dies in between leaves it to another
+  if (!checksum) await deps.checksums.claim(f.fileId);
+  try {
+    await completeFile(deps.db, { id: f.id, fileId: f.fileId, length: size, mimetype, checksum });
+  } catch (e) {
+    if (!checksum) await deps.checksums.drop(f.fileId).catch(() => undefined);
+    throw e;
+  }
   if (!checksum) await deps.checksums.enqueue(f.fileId);
 };

@@ -28,7 +28,7 @@ export const createUploadLocks = (db: Kysely<Database>, clock: Clock, owner = ra
   },
   async tryAcquire(id, owner, ttlMs) {
     const now = clock.now();
-    // a read first: the common case is this owner taking its lock again for the next chunk
+    // a read first: a lock another owner holds is refused without a failed insert
     const row = await db.selectFrom('upload_locks').select(['owner', 'expires']).where('id', '=', id).executeTakeFirst();
     if (row) {
       if (row.owner === owner) {

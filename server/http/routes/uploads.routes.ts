@@ -31,7 +31,7 @@ const multipart = (req: Request) => ({ headers: req.headers, body: req });
 const lockers = new WeakMap<object, DatabaseLocker>();
 const lockerFor = ({ uploads, config }: HttpDeps): DatabaseLocker => {
   let l = lockers.get(uploads);
-  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, { acquireTimeoutMs: config.limits.uploadLockWait })));
+  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, { acquireTimeoutMs: config.limits.uploadLockWait, idleMs: config.limits.uploadIdleTimeout })));
   return l;
 };
 

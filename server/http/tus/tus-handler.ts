@@ -21,7 +21,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server, type ServerOptions } from '@tus/server';
-import { Metadata, type Locker } from '@tus/utils';
+import { Metadata } from '@tus/utils';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, badRequest, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
@@ -31,6 +31,7 @@ import { decodeHeaderName } from '../../core/uploads/file-name.js';
 import type { TusUploads } from '../../core/uploads/tus-uploads.js';
 import { drain } from '../drain.js';
 import { failureOf, toKnownError } from '../error-mapping.js';
+import type { DatabaseLocker, WriteLock } from './database-locker.js';
 import { PierDataStore, uploadKey } from './pier-datastore.js';
 
 export type AccessorResolver = (req: Request, res: Response) => Accessor | Promise<Accessor>;
@@ -68,7 +69,7 @@ export interface TusMount {
   baseUrl: (req: Request) => string;
   uploads: TusUploads;
   /** shared by every mount, so one upload is never written by two requests at once */
-  locker: Locker;
+  locker: DatabaseLocker;
   log: Logger;
 }
 
@@ -156,6 +157,52 @@ const nameAndType = (headers: IncomingMessage['headers'], metadata: Record<strin
   return { name, type };
 };
 
+/** Why a write ended before its body did, when it was not a failure of the server. */
+type Interruption = 'stalled' | 'lost' | 'newer request' | 'client gone';
+
+/**
+ * The cause of a failed write that is no fault of the server: the locker
+ * ended it (its client stalled, or its lock ran out and another server holds
+ * the upload), a newer request for the upload in this process ended it, or
+ * the client's connection closed or went idle before the body was complete.
+ */
+const interruption = (req: IncomingMessage, lock?: WriteLock, released = false): Interruption | undefined => {
+  const ended = lock?.ended();
+  if (ended) return ended;
+  if (released) return 'newer request';
+  return req.destroyed && !req.complete ? 'client gone' : undefined;
+};
+
+const interruptionText: Record<Interruption, string> = {
+  stalled: 'Upload write ended: its client stalled (sent nothing for limits.upload-idle-timeout); the bytes so far are kept and another request may go on',
+  lost: 'Upload write taken over: its lock ran out and another server continues the upload',
+  'newer request': 'Upload write taken over by a newer request for the same upload',
+  'client gone': 'Upload write ended: the client closed its connection or it went idle; the bytes so far are kept',
+};
+
+const logInterruption = (log: Logger, cut: Interruption, context: Record<string, unknown>): void => {
+  if (cut === 'lost') log.warn(interruptionText[cut], context);
+  else log.info(interruptionText[cut], context);
+};
+
+/**
+ * When the client of `req` last sent bytes (ms since the epoch), as far as
+ * can be told when asked: bytes arrived on its connection since the previous
+ * call, or bytes wait unread (the store is slow, not the client).
+ */
+const lastReceived = (req: IncomingMessage): (() => number) => {
+  let seen = req.socket?.bytesRead ?? 0;
+  let at = Date.now();
+  return () => {
+    const read = req.socket?.bytesRead ?? 0;
+    if (read !== seen || req.readableLength > 0) {
+      seen = read;
+      at = Date.now();
+    }
+    return at;
+  };
+};
+
 /** The express handler of every tus route of one mount. */
 export const createTusHandler = (mount: TusMount): RequestHandler => {
   const contexts = new WeakMap<IncomingMessage, TusContext>();
@@ -169,8 +216,9 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
   const server = new Server({
     path: mount.prefix,
     datastore: new PierDataStore(mount.uploads),
-    // one request per upload at a time, in this process and across servers sharing the database
-    locker,
+    // one request per upload at a time, in this process and across servers sharing the database;
+    // HEAD only reads the offset from the store and waits for no writer on another server
+    locker: (req) => (req.method === 'HEAD' ? locker.reader : locker),
     allowedOrigins: () => false,
     getFileIdFromRequest: (req) => {
       const { shareId, fileId } = contextOf(req);
@@ -195,30 +243,44 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
     if (typeof offsetHeader !== 'string' || !isCount(offsetHeader)) return refuse(badRequest('Upload-Offset', 'Upload-Offset must be a non-negative integer.'));
     const offset = Number(offsetHeader);
     const stop = new AbortController();
-    const lock = locker.newLock(uploadKey(shareId, fid));
+    const key = uploadKey(shareId, fid);
+    const lock = locker.newLock(key, lastReceived(req));
+    let released = false;
     try {
       await lock.lock(stop.signal, () => {
+        released = true;
         req.destroy();
       });
     } catch (e) {
       return fail(res, e, mount.log, 'PATCH');
     }
+    // answered once the lock is given up, so that the client's next request finds the upload free
+    let reply: () => void;
     try {
       const state = await mount.uploads.state(shareId, fid);
-      if (!state) return refuse(notFound('The upload'));
-      if (state.offset !== offset) return refuse(new AppError('conflict', `Upload-Offset ${offset} does not match the stored offset ${state.offset}.`));
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (offset + declared > state.length) return refuse(beyondLength());
-      const stored = await mount.uploads.write(shareId, fid, offset, req);
-      res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(stored) }).end();
+      if (!state) reply = () => refuse(notFound('The upload'));
+      else if (state.offset !== offset) reply = () => refuse(new AppError('conflict', `Upload-Offset ${offset} does not match the stored offset ${state.offset}.`));
+      else if (offset + Number(req.headers['content-length'] ?? 0) > state.length) reply = () => refuse(beyondLength());
+      else {
+        const stored = await mount.uploads.write(shareId, fid, offset, req);
+        reply = () => res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(stored) }).end();
+      }
     } catch (e) {
-      // Read the rest of the chunk first: a client still sending would see a reset instead of the answer.
-      await drain(req);
-      fail(res, e, mount.log, 'PATCH');
+      const cut = interruption(req, lock, released);
+      if (cut) {
+        // the client is gone or another request has the upload: nobody waits for an answer
+        logInterruption(mount.log, cut, { upload: key, method: 'PATCH' });
+        reply = () => res.destroy();
+      } else {
+        // Read the rest of the chunk first: a client still sending would see a reset instead of the answer.
+        await drain(req);
+        reply = () => fail(res, e, mount.log, 'PATCH');
+      }
     } finally {
       stop.abort();
       await lock.unlock();
     }
+    reply();
   };
 
   /**
@@ -247,6 +309,8 @@ export const createTusHandler = (mount: TusMount): RequestHandler => {
       if (withBytes) headers['Upload-Offset'] = String(await mount.uploads.write(shareId, fid, 0, req));
       res.writeHead(201, headers).end();
     } catch (e) {
+      const cut = interruption(req);
+      if (cut) return logInterruption(mount.log, cut, { share: shareId, file: fid, method: 'POST' });
       // Read the rest of the body first: a client still sending would see a reset instead of the answer.
       await drain(req);
       fail(res, e, mount.log, 'POST');

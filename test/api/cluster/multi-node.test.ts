@@ -12,7 +12,7 @@ import { startNodeProcess, type NodeProcess } from '../../support/node-process.j
 import { startPostgres } from '../../support/postgres.js';
 import { startS3rver, type S3rverInstance } from '../../support/s3rver.js';
 import { startServer, type Json, type TestServer } from '../../support/server.js';
-import type { DatabaseInstance } from '../../support/system.js';
+import { eventually, type DatabaseInstance } from '../../support/system.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -33,6 +33,8 @@ describe('two nodes on PostgreSQL and S3', () => {
         auth: { 'server-secret': `hex:${randomBytes(32).toString('hex')}` },
         jdbc: { url: pg.url, user: pg.user, password: pg.password },
         share: { 'chunk-size': '256K' },
+        // a checksum job of a node that died is taken over within about a second
+        'compute-checksum': { lease: '1 second' },
         files: {
           'default-store': 's3',
           stores: {
@@ -107,6 +109,32 @@ describe('two nodes on PostgreSQL and S3', () => {
     expect(answers.map((r) => r.status).sort()).toEqual([204, 409]);
     const winner = answers[0]!.status === 204 ? bodies[0]! : bodies[1]!;
     expect(sha(await download(a, shareId, path.split('/').pop()!))).toBe(sha(winner));
+  });
+
+  // A node that died right after an upload completed left its checksum to be computed when it
+  // started again: the surviving nodes never took the job over.
+  it('computes on a surviving node the checksum of a node that died right after the upload completed', async () => {
+    const c = await startNodeProcess(shared);
+    try {
+      const bytes = randomBytes(3 * 1024 * 1024 + 5);
+      const shareId = await newShare(a);
+      const path = await createUpload(a, shareId, bytes.length);
+      const first = 1024 * 1024 + 7;
+      expect((await patch(a, path, 0, bytes.subarray(0, first))).status).toBe(204);
+      // the last chunk goes to c, which did not see the file's start and so queues its checksum; c dies at once
+      const last = await patch(c, path, first, bytes.subarray(first));
+      await c.kill('SIGKILL');
+      expect(last.status).toBe(204);
+      const fid = path.split('/').pop()!;
+      const checksum = async () => {
+        const detail = (await json(b, 'GET', `/api/v2/sec/share/${shareId}`)) as { files: { id: string; checksum: string }[] };
+        return detail.files.find((f) => f.id === fid)?.checksum;
+      };
+      expect(await checksum()).toBe('');
+      expect(await eventually(async () => (await checksum()) || undefined, 10_000)).toBe(sha(bytes));
+    } finally {
+      await c.stop();
+    }
   });
 
   it('serves a share published on one node to recipients of the other', async () => {

@@ -20,7 +20,7 @@ const options = (over: Partial<Parameters<typeof createS3Store>[0]> = {}) => ({
   accessKey: s3!.accessKey,
   secretKey: s3!.secretKey,
   bucket: 'pier-startup',
-  chunkSize: 1024,
+  objectSize: 1024,
   log: silentLogger,
   ...over,
 });

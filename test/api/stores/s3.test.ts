@@ -22,7 +22,7 @@ storeContract('s3 (s3rver)', (chunkSize) =>
     accessKey: s3!.accessKey,
     secretKey: s3!.secretKey,
     bucket: `pier-test-${n++}`,
-    chunkSize,
+    objectSize: chunkSize,
     log: silentLogger,
   }),
 );

@@ -136,6 +136,7 @@ describe('defaults', () => {
       headerTimeout: 20_000,
       idleTimeout: 60_000,
       uploadLockWait: 20_000,
+      uploadIdleTimeout: 15_000,
     });
   });
 

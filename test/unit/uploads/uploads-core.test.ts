@@ -87,6 +87,48 @@ describe('checksum queue', () => {
   });
 });
 
+// A job of a server that died was computed only when that server started again: the other
+// servers never took it over.
+describe('checksum jobs of several servers', () => {
+  it('takes over a job whose server stopped renewing its lease, and leaves a held one alone', async () => {
+    const store = createDatabaseStore({ id: 'database', db: db.db, chunkSize: 4 });
+    const stores: StoreRegistry = { defaultStore: store, get: (id) => (id === 'database' ? store : undefined), all: () => [store] };
+    for (const n of [20, 21]) {
+      const f = newFile(n, 10);
+      await insertFile(db.db, f);
+      await store.append({ fileId: f.fileId, location: '' }, 0, bytes('0123456789'), 10);
+    }
+    const settings = { enable: true, capacity: 10, parallel: 1, lease: 200 };
+    // a server that claims both jobs before their files complete, then dies (never starts, never renews)
+    const dead = createChecksumQueue({ db: db.db, stores, settings, log: silentLogger });
+    await dead.claim('f20');
+    await dead.claim('f21');
+    for (const id of ['sf20', 'sf21']) await db.db.updateTable('share_files').set({ real_size: 10 }).where('id', '=', id).execute();
+    // another server, alive, holds f21 and renews its lease
+    const other = createChecksumQueue({ db: db.db, stores, settings, log: silentLogger });
+    await db.db.deleteFrom('checksum_jobs').where('file_id', '=', 'f21').execute();
+    await other.claim('f21');
+    const renewing = setInterval(() => void other.claim('f21'), 50);
+    const live = createChecksumQueue({ db: db.db, stores, settings, log: silentLogger });
+    live.start();
+    const expected = createHash('sha256').update('0123456789').digest('hex');
+    try {
+      for (let i = 0; i < 100 && (await checksumOf('f20')) === ''; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await checksumOf('f20')).toBe(expected);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await checksumOf('f21')).toBe('');
+      expect(await db.db.selectFrom('checksum_jobs').select('file_id').execute()).toEqual([{ file_id: 'f21' }]);
+    } finally {
+      clearInterval(renewing);
+    }
+    // the other server is gone: its lease runs out and the live one takes the job over
+    for (let i = 0; i < 100 && (await checksumOf('f21')) === ''; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await checksumOf('f21')).toBe(expected);
+    await live.stop();
+    expect(await db.db.selectFrom('checksum_jobs').select('file_id').execute()).toEqual([]);
+  });
+});
+
 describe('MIME detection', () => {
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001', 'hex');
   it.each([
