@@ -24,7 +24,10 @@ import { signupRoutes } from './routes/signup.routes.js';
 import { uploadRoutes } from './routes/uploads.routes.js';
 import { webAppRouter } from './static-app.js';
 import { createPlayerSockets, type PlayerSockets } from './websocket.js';
-import { refuseCrossOrigin, requireAdmin, requireUser } from './zones.js';
+import { refuseCrossOrigin, refuseCrossSite, requireAdmin, requireUser } from './zones.js';
+
+/** The open routes that sign a browser in or create an account. */
+const openSignInPaths = ['/api/v2/open/auth/login', '/api/v2/open/auth/proxy', '/api/v2/open/signup/register'];
 
 // The player's command route first: it is the one clients call many times a second, and routes are matched in order.
 const routeModules: RouteModule[] = [
@@ -73,6 +76,8 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   });
   // Pages of other origins do not act with the session cookie (CSRF); refused before any body is read.
   app.use(refuseCrossOrigin(deps.links));
+  // Routes that need no cookie to act for a browser: sign-in, sign-up and the gateway (open access).
+  app.use([...openSignInPaths, ...playerPrefixes], refuseCrossSite(deps.links));
 
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));
