@@ -72,6 +72,10 @@ const server = {
     'download-chunk-size': size('4M', 'Amount of data returned for an open range request (`bytes=a-`)', { min: 1 }),
   }),
   'alias-member-enabled': bool(true, 'When false, searching users for alias membership is disabled and hidden in the web client'),
+  'allowed-hosts': strings(
+    [],
+    'Names besides its own under which the server answers (a reverse proxy\'s public name, a DNS alias): `files.example.org`, `.example.org` for that domain and every name below it, `*` for any name. Its own names are always accepted: loopback names and addresses, the machine\'s addresses, its host name alone or with a domain a LAN router adds (`nas`, `nas.local`, `nas.lan`, `nas.fritz.box`) and the host of `base-url`. Any other name gets 421 (protection against DNS rebinding)',
+  ),
   'trusted-proxies': strings(
     [],
     'Addresses of reverse proxies (IPs or CIDR ranges such as `10.0.0.0/8`) whose `X-Forwarded-*` headers and proxy-login headers are believed; empty: none',

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { notFound } from '../common/errors.js';
 import { errorHandler } from './error-mapping.js';
 import type { HttpDeps, RouteModule } from './http-deps.js';
+import { refuseForeignHosts } from './host-check.js';
 import { loadOpenApi, OpenApiRouter } from './openapi.js';
 import { requestClasses, type RequestClasses } from './request-classes.js';
 import { accountRoutes } from './routes/accounts.routes.js';
@@ -69,6 +70,8 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // A name that is none of the server's own (DNS rebinding) gets 421 before anything else runs.
+  app.use(refuseForeignHosts(deps.links));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');

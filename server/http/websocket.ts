@@ -24,6 +24,7 @@ import { playerAccessCheck, playerCaller } from './routes/player-access.js';
 import { failureOf, type Failure } from './error-mapping.js';
 import { AppError, forbidden, notFound } from '../common/errors.js';
 import { crossOriginUpgrade } from './zones.js';
+import { misdirected } from './host-check.js';
 
 export interface PlayerSockets {
   /** the `upgrade` listener of the node:http server */
@@ -153,6 +154,11 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   const fail = (req: IncomingMessage, socket: Duplex, e: unknown, what?: string): void => refuse(socket, failureOf(e, log, { path: req.url }, what));
 
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    const foreign = deps.links.foreignHost(req);
+    if (foreign !== undefined) {
+      fail(req, socket, misdirected(foreign));
+      return;
+    }
     const m = pathPattern.exec(req.url ?? '');
     if (!m) {
       fail(req, socket, notFound());

@@ -139,7 +139,7 @@ describe('cross-origin requests with the session cookie', () => {
   });
 
   it('compares Origin with the forwarded host only when a trusted proxy sent it', async () => {
-    const proxied = await startServer({ config: { 'trusted-proxies': ['127.0.0.1'] } });
+    const proxied = await startServer({ config: { 'trusted-proxies': ['127.0.0.1'], 'allowed-hosts': ['files.example.test'] } });
     try {
       const t = await proxied.login(ADMIN.login, ADMIN.password);
       const post = (headers: Record<string, string>) =>

@@ -212,7 +212,7 @@ describe('command classes with player.access = open', () => {
 
   it("a page of another origin gets no open WebSocket, neither with an admin's cookie nor as an anonymous user", async () => {
     const admin = await s.login(ADMIN.login, ADMIN.password);
-    for (const headers of [{ Cookie: `service_auth=${admin}`, Origin: 'http://evil.example' }, { Origin: 'http://evil.example' }]) {
+    for (const headers of <Record<string, string>[]>[{ Cookie: `service_auth=${admin}`, Origin: 'http://evil.example' }, { Origin: 'http://evil.example' }]) {
       await expect(openSocket(s.url.replace('http', 'ws') + '/api/v1/player', headers)).rejects.toMatchObject({ status: 403 });
     }
     const own = await openSocket(s.url.replace('http', 'ws') + '/api/v1/player', { Cookie: `service_auth=${admin}` });
