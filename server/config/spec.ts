@@ -423,6 +423,13 @@ export const restserverSpec = group('service.restserver', {
       websockets: int(32, 'Player WebSockets open at once in all; keep it below the daemon\'s `max_connections`', { min: 1 }),
       connections: int(512, 'HTTP connections open at once; more are closed at once', { min: 1 }),
       'connections-per-address': int(64, 'HTTP connections one client address may hold at once (trusted proxies excepted); more are closed at once', { min: 1 }),
+      'anonymous-connections-per-address': int(
+        16,
+        'Of those, connections that have not yet signed in (sent a valid token or session cookie); more are closed at once. Loopback addresses (this machine: the desktop window, a local reverse proxy) and trusted proxies are excepted',
+        { min: 1 },
+      ),
+      'min-body-rate': size('1K', 'Bytes a second a request body must average over `body-rate-window`; a slower one gets 408 and its connection is closed. Time in which the server itself does not read is not counted. 0: no minimum', { min: 0 }),
+      'body-rate-window': duration('60 seconds', 'Window over which `min-body-rate` is measured', { min: 1 }),
       'header-timeout': duration('20 seconds', 'Time a client has to send a request\'s headers', { min: 1 }),
       'idle-timeout': duration('60 seconds', 'A connection that sends and receives nothing for this long is closed (a slow upload that keeps sending is not)', { min: 1 }),
       'upload-lock-wait': duration('20 seconds', 'Time a tus request waits for an upload that another request or server is writing; then it gets 423 Locked (tus clients retry). Longer than the 15 s a dead server\'s lock lives, so a request outlasts it', { min: 1 }),

@@ -175,6 +175,10 @@ export interface Config {
     websockets: number;
     connections: number;
     connectionsPerAddress: number;
+    anonymousConnectionsPerAddress: number;
+    /** bytes a second; 0: no minimum */
+    minBodyRate: number;
+    bodyRateWindow: number;
     headerTimeout: number;
     idleTimeout: number;
     uploadLockWait: number;

@@ -25,6 +25,7 @@ import { failureOf, type Failure } from './error-mapping.js';
 import { AppError, forbidden, notFound } from '../common/errors.js';
 import { crossOriginUpgrade } from './zones.js';
 import { misdirected } from './host-check.js';
+import { signedIn } from './connection-limits.js';
 
 export interface PlayerSockets {
   /** the `upgrade` listener of the node:http server */
@@ -186,6 +187,7 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       fail(req, socket, forbidden());
       return;
     }
+    if (claims) signedIn(socket);
     const place = places.take(claims ? `account:${claims.accountId}` : `address:${deps.origin.clientAddress(req)}`);
     if ('refused' in place) {
       fail(req, socket, new AppError('rate-limited', place.refused));

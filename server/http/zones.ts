@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { forbidden, unauthenticated } from '../common/errors.js';
 import type { AuthService } from '../core/auth/auth.service.js';
 import type { Links } from './client-origin.js';
+import { signedIn } from './connection-limits.js';
 import { AUTH_COOKIE, AUTH_HEADER, cookieFromHeader, requestToken } from './request-context.js';
 
 /** `/sec` and `/admin`: a valid token of an active account (401 otherwise). Sets `res.locals.caller`. */
@@ -11,6 +12,7 @@ export const requireUser =
   async (req, res, next) => {
     const claims = await auth.authenticate(requestToken(req));
     if (!claims) throw unauthenticated();
+    signedIn(req.socket);
     res.locals['caller'] = claims;
     next();
   };
