@@ -138,8 +138,8 @@ const oauthEntry = group('An OAuth 2 provider', {
   'authorize-url': str('', 'Authorization endpoint'),
   'token-url': str('', 'Token endpoint (JSON or form-encoded response)'),
   'user-url': str('', 'User info endpoint (JSON)'),
-  'user-id-key': str('', 'Path into the user JSON giving the account name (`<name>@<provider id>`, case-insensitive); a value that is no ident (`A-Z a-z 0-9 - _ @ .`) is refused, never cleaned, so two users never share an account'),
-  'user-email-key': optional('', 'Path into the user JSON giving the e-mail; empty: none'),
+  'user-id-key': str('', 'Dotted path into the user JSON giving the account name, read there only (`<name>@<provider id>`, case-insensitive); a value that is no ident (`A-Z a-z 0-9 - _ @ .`) is refused, never cleaned, so two users never share an account'),
+  'user-email-key': optional('', 'Dotted path into the user JSON giving the e-mail, read there only; empty: none'),
   'client-id': str('', 'Client id registered at the provider'),
   'client-secret': str('', 'Client secret registered at the provider', { secret: true }),
 });
