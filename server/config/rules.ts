@@ -73,8 +73,6 @@ export const applyRules = (c: SpecValue, issues: Issues): void => {
   else if (cc.parallel < 1) r.err('backend.compute-checksum.parallel', `must be above 0 when use-default is false, got ${cc.parallel}`);
 
   r.need('backend.mail.smtp.host', c.backend.mail.smtp.host, c.backend.mail.enabled, 'when mail is enabled');
-  if (c.backend.signup.mode === 'invite' && c.backend.signup.invitePassword === '')
-    r.warn('backend.signup.invite-password', 'is empty, so no invitation keys can be created in invite mode');
   r.need('custom-content.directory', c.customContent.directory, c.customContent.enabled, 'when custom content is enabled');
   checkPlayer(c, r);
 };

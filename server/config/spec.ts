@@ -296,7 +296,11 @@ const backend = group('Server internals', {
     {
       mode: oneOf(['open', 'invite', 'closed'], 'open', 'Sign-up mode'),
       'invite-time': duration('14 days', 'Validity of invitation keys', { min: 1 }),
-      'invite-password': str('generate-invite', 'Password an admin gives to create invitation keys', { secret: true }),
+      'invite-password': optional(
+        '',
+        'Password an admin gives to create invitation keys. Empty: in `invite` mode, one generated once per install and kept in `<data-dir>/invite-password` (0600), where the operator reads it; Sharry\'s example `generate-invite` counts as empty',
+        { secret: true, shownDefault: '<generated>' },
+      ),
     },
     'Sign-up (`backend.signup`)',
   ),

@@ -81,7 +81,7 @@ describe('defaults', () => {
         { enabled: false, native: 'domain safe_bytea violates check constraint', message: 'The uploaded file contains a virus!' },
       ],
     });
-    expect(b.signup).toEqual({ mode: 'open', inviteTime: 14 * 86_400_000, invitePassword: 'generate-invite' });
+    expect(b.signup).toEqual({ mode: 'open', inviteTime: 14 * 86_400_000, invitePassword: '' });
     expect(b.cleanup).toEqual({ enabled: true, interval: 14 * 86_400_000, invalidAge: 7 * 86_400_000 });
     expect(b.mail.enabled).toBe(false);
     expect(b.mail.smtp).toEqual({
