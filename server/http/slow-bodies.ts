@@ -55,6 +55,7 @@ const watch = (req: IncomingMessage, res: ServerResponse, rate: BodyRate, onCut:
     socket.off('pause', onPause);
     socket.off('resume', onResume);
     socket.off('close', stop);
+    req.off('end', stop);
   };
   const check = () => {
     if (req.complete || socket.destroyed) return stop();
@@ -81,6 +82,8 @@ const watch = (req: IncomingMessage, res: ServerResponse, rate: BodyRate, onCut:
   socket.on('pause', onPause);
   socket.on('resume', onResume);
   socket.once('close', stop);
+  // an 'end' listener does not start the body flowing; it ends the watch as soon as the body is read
+  req.once('end', stop);
 };
 
 export const cutSlowBodies = (server: Server, rate: BodyRate, log: Logger, clientAddress: (req: IncomingMessage) => string): void => {
