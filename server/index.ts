@@ -8,7 +8,9 @@ import type { CleanupReport } from './core/cleanup/cleanup.service.js';
 import { createServerEvents, type ServerEvents } from './core/events/events.js';
 import type { MailTransport } from './core/mail/mail-transport.js';
 import type { Config } from './config/types.js';
+import { createClientOrigin } from './http/client-origin.js';
 import { limitConnectionsPerAddress } from './http/connection-limits.js';
+import { cutSlowBodies } from './http/slow-bodies.js';
 import { createLogger } from './logging/logger.js';
 
 export type { Config } from './config/types.js';
@@ -130,7 +132,14 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       s.prependListener('request', (_req, res: ServerResponse) => res.setHeader('Keep-Alive', keepAlive));
       // over the cap a new connection is closed at once; the timeouts reap idle ones so new clients get in
       s.maxConnections = config.limits.connections;
-      limitConnectionsPerAddress(s, config.limits.connectionsPerAddress, config.trustedProxies);
+      limitConnectionsPerAddress(s, {
+        perAddress: config.limits.connectionsPerAddress,
+        anonymousPerAddress: config.limits.anonymousConnectionsPerAddress,
+        trustedProxies: config.trustedProxies,
+      });
+      // a body that trickles in keeps its connection busy without ever being idle
+      const origin = createClientOrigin(config.trustedProxies);
+      cutSlowBodies(s, { minRate: config.limits.minBodyRate, window: config.limits.bodyRateWindow }, log.child('http'), (req) => origin.clientAddress(req));
       // a connection that sends and receives nothing for this long is closed; every byte either way restarts it
       s.setTimeout(config.limits.idleTimeout);
       // the player WebSocket (`/api/v1/player[/<id>]`) shares this server

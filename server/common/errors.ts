@@ -25,6 +25,7 @@ export const errorCodes = [
   'storage-full', // the disk or database holding the files has no space left
   'rate-limited',
   'upgrade-required', // a WebSocket URL asked without the upgrade
+  'misdirected', // the request names a host that is none of this server's own (DNS rebinding)
   'unavailable', // a dependency (daemon, store) is unreachable
   'timeout', // a dependency did not answer in time
   'internal', // unexpected failure

@@ -17,6 +17,7 @@ export const resultCodes = [
   'error.storage-full',
   'error.rate-limited',
   'error.upgrade-required',
+  'error.misdirected',
   'error.unavailable',
   'error.timeout',
   'error.internal',

@@ -12,7 +12,7 @@ import { applyEnv, CONFIG_FILE_VAR, type Env } from './env.js';
 import { isObject } from './paths.js';
 import { resolveTree, type Issues } from './resolve.js';
 import { applyRules, isLocalUrl } from './rules.js';
-import { decodeSecret, resolveServerSecret, SECRET_FILE } from './secret.js';
+import { decodeSecret, resolveInvitePassword, resolveServerSecret, SECRET_FILE } from './secret.js';
 import type { Raw, RawObject } from './spec-kit.js';
 import { restserverSpec, ROOT, type SpecValue } from './spec.js';
 import type { Config } from './types.js';
@@ -46,6 +46,8 @@ export interface LoadOptions {
 
 /** The signing key of the widely copied example configuration. */
 const PUBLISHED_SECRET = 'hex:caffee';
+/** The invitation password of Sharry's example configuration, once also Pier's default. */
+const PUBLISHED_INVITE_PASSWORD = 'generate-invite';
 
 // The spec must load into exactly `Config`, apart from the two values computed here.
 type Expected = Omit<Config, 'baseUrlIsLocal' | 'backend'> & {
@@ -111,10 +113,26 @@ export const loadConfig = async (options: LoadOptions = {}): Promise<{ config: C
     );
   else if (secret.length < 32) issues.warnings.push(`${ROOT}.backend.auth.server-secret: shorter than 32 bytes; tokens are easier to forge`);
 
+  const signup = { ...value.backend.signup };
+  // in invite mode without a password of the operator's own, one generated per install (never a constant)
+  const publishedInvite = signup.invitePassword === PUBLISHED_INVITE_PASSWORD;
+  if (signup.mode === 'invite' && (signup.invitePassword === '' || publishedInvite)) {
+    try {
+      const generated = await resolveInvitePassword(dataDir);
+      signup.invitePassword = generated.password;
+      issues.warnings.push(
+        `${ROOT}.backend.signup.invite-password: ${publishedInvite ? `"${PUBLISHED_INVITE_PASSWORD}" is the published example password; it is ignored and` : 'not set;'} invitation keys are created with the generated password in ${generated.file}`,
+      );
+      if (generated.tightened) issues.warnings.push(`${ROOT}.backend.signup.invite-password: ${generated.file} could be read by others; it is 0600 now`);
+    } catch (e) {
+      throw new ConfigError([`${ROOT}.backend.signup.invite-password: ${(e as Error).message}`], issues.warnings);
+    }
+  }
+
   const config: Config = {
     ...value,
     baseUrlIsLocal: isLocalUrl(value.baseUrl),
-    backend: { ...value.backend, auth: { ...value.backend.auth, serverSecret: secret } },
+    backend: { ...value.backend, signup, auth: { ...value.backend.auth, serverSecret: secret } },
   };
   return { config: deepFreeze(config), warnings: issues.warnings };
 };

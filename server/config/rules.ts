@@ -19,6 +19,9 @@ const key = (path: string): string => showKey(path.split('.'));
 const languages = ['gb', 'de', 'es', 'fr', 'it', 'cz', 'br', 'ja'];
 const localHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** An `allowed-hosts` entry: a name or IPv4 address, `.domain`, a bracketed or bare IPv6 address, or `*`. */
+const allowedHostPattern = /^(\*|\.?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|\[?[0-9A-Fa-f:.]+\]?)$/;
+
 /** True when `base-url` points at this machine only (the URL is then derived per request). */
 export const isLocalUrl = (url: string): boolean => {
   try {
@@ -50,6 +53,9 @@ export const applyRules = (c: SpecValue, issues: Issues): void => {
   checkJdbc(c.backend.jdbc.url, r);
   checkStores(c, r);
   checkAuth(c, r);
+  for (const [i, entry] of c.allowedHosts.entries()) {
+    if (!allowedHostPattern.test(entry.trim())) r.err(`allowed-hosts.${i}`, `expected a host name, an address, .domain or *, got ${JSON.stringify(entry)}`);
+  }
   for (const [i, entry] of c.trustedProxies.entries()) {
     try {
       parseIpRanges([entry]);
@@ -67,8 +73,6 @@ export const applyRules = (c: SpecValue, issues: Issues): void => {
   else if (cc.parallel < 1) r.err('backend.compute-checksum.parallel', `must be above 0 when use-default is false, got ${cc.parallel}`);
 
   r.need('backend.mail.smtp.host', c.backend.mail.smtp.host, c.backend.mail.enabled, 'when mail is enabled');
-  if (c.backend.signup.mode === 'invite' && c.backend.signup.invitePassword === '')
-    r.warn('backend.signup.invite-password', 'is empty, so no invitation keys can be created in invite mode');
   r.need('custom-content.directory', c.customContent.directory, c.customContent.enabled, 'when custom content is enabled');
   checkPlayer(c, r);
 };

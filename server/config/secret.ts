@@ -54,10 +54,41 @@ export const resolveServerSecret = async (configured: string, dataDir: string): 
   const file = join(dataDir, SECRET_FILE);
   const existing = await readSecretFile(file);
   if (existing) return { ...existing, generated: false };
+  await createOnce(dataDir, file, `hex:${randomBytes(32).toString('hex')}\n`);
+  const read = await readSecretFile(file);
+  if (!read) throw new Error(`${file} vanished while it was being created`);
+  return { secret: read.secret, generated: true };
+};
 
+/** Name of the generated invitation password's file inside the data directory. */
+export const INVITE_PASSWORD_FILE = 'invite-password';
+
+/**
+ * The password that creates invitation keys when none is configured: read
+ * from `<dataDir>/invite-password`, created with 18 random bytes (base64url)
+ * when missing, with the checks and the atomic creation of the server secret,
+ * so no two installs share it. Throws like `resolveServerSecret`.
+ */
+export const resolveInvitePassword = async (dataDir: string): Promise<{ password: string; file: string; tightened: boolean }> => {
+  const file = join(dataDir, INVITE_PASSWORD_FILE);
+  let existing = await readPrivateFile(file);
+  if (!existing) {
+    await createOnce(dataDir, file, `${randomBytes(18).toString('base64url')}\n`);
+    existing = await readPrivateFile(file);
+  }
+  const password = existing?.text.trim() ?? '';
+  if (!existing || password === '') throw new Error(`${file} holds no password; delete it to have a new one generated`);
+  return { password, file, tightened: existing.tightened };
+};
+
+/**
+ * Creates `file` with `content`, mode 0600 whatever the umask, atomically;
+ * when another process created it first, its content stays.
+ */
+const createOnce = async (dataDir: string, file: string, content: string): Promise<void> => {
   await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, `hex:${randomBytes(32).toString('hex')}\n`, { mode: PRIVATE_FILE_MODE, flush: true });
+  await writeFile(temp, content, { mode: PRIVATE_FILE_MODE, flush: true });
   // the umask may have taken bits away from the mode given to writeFile
   if (hasPosixModes()) await chmod(temp, PRIVATE_FILE_MODE);
   try {
@@ -73,9 +104,6 @@ export const resolveServerSecret = async (configured: string, dataDir: string): 
   } finally {
     await unlink(temp).catch(() => undefined);
   }
-  const read = await readSecretFile(file);
-  if (!read) throw new Error(`${file} vanished while it was being created`);
-  return { secret: read.secret, generated: true };
 };
 
 const code = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
@@ -86,6 +114,21 @@ const code = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | u
  * what is checked is what is read.
  */
 const readSecretFile = async (file: string): Promise<{ secret: Uint8Array; tightened: boolean } | undefined> => {
+  const read = await readPrivateFile(file);
+  if (!read) return undefined;
+  try {
+    return { secret: decodeSecret(read.text.trim()), tightened: read.tightened };
+  } catch (e) {
+    throw new Error(`${file}: ${(e as Error).message}`, { cause: e });
+  }
+};
+
+/**
+ * The text of a generated file of the data directory, or undefined when
+ * there is none. Refused when another user owns it or others can write it
+ * (it may have been planted); made 0600 when others can read it.
+ */
+const readPrivateFile = async (file: string): Promise<{ text: string; tightened: boolean } | undefined> => {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -102,8 +145,8 @@ const readSecretFile = async (file: string): Promise<{ secret: Uint8Array; tight
       const why = untrusted(file, st);
       if (why !== undefined)
         throw new Error(
-          `${why}: it may have been planted to forge tokens, so it is not used. ` +
-            'Delete it (a new secret is generated at the next start; everyone signs in again) or configure the secret',
+          `${why}: it may have been planted (to forge tokens or invitations), so it is not used. ` +
+            'Delete it (a new one is generated at the next start) or configure the value',
         );
       if ((st.mode & 0o077) !== 0) {
         await handle.chmod(PRIVATE_FILE_MODE);
@@ -114,9 +157,5 @@ const readSecretFile = async (file: string): Promise<{ secret: Uint8Array; tight
   } finally {
     await handle.close();
   }
-  try {
-    return { secret: decodeSecret(text.trim()), tightened };
-  } catch (e) {
-    throw new Error(`${file}: ${(e as Error).message}`, { cause: e });
-  }
+  return { text, tightened };
 };

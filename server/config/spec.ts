@@ -72,6 +72,10 @@ const server = {
     'download-chunk-size': size('4M', 'Amount of data returned for an open range request (`bytes=a-`)', { min: 1 }),
   }),
   'alias-member-enabled': bool(true, 'When false, searching users for alias membership is disabled and hidden in the web client'),
+  'allowed-hosts': strings(
+    [],
+    'Names besides its own under which the server answers (a reverse proxy\'s public name, a DNS alias): `files.example.org`, `.example.org` for that domain and every name below it, `*` for any name. Its own names are always accepted: loopback names and addresses, the machine\'s addresses, its host name alone or with a domain a LAN router adds (`nas`, `nas.local`, `nas.lan`, `nas.fritz.box`) and the host of `base-url`. Any other name gets 421 (protection against DNS rebinding)',
+  ),
   'trusted-proxies': strings(
     [],
     'Addresses of reverse proxies (IPs or CIDR ranges such as `10.0.0.0/8`) whose `X-Forwarded-*` headers and proxy-login headers are believed; empty: none',
@@ -134,8 +138,8 @@ const oauthEntry = group('An OAuth 2 provider', {
   'authorize-url': str('', 'Authorization endpoint'),
   'token-url': str('', 'Token endpoint (JSON or form-encoded response)'),
   'user-url': str('', 'User info endpoint (JSON)'),
-  'user-id-key': str('', 'Path into the user JSON giving the account name (`<name>@<provider id>`, case-insensitive); a value that is no ident (`A-Z a-z 0-9 - _ @ .`) is refused, never cleaned, so two users never share an account'),
-  'user-email-key': optional('', 'Path into the user JSON giving the e-mail; empty: none'),
+  'user-id-key': str('', 'Dotted path into the user JSON giving the account name, read there only (`<name>@<provider id>`, case-insensitive); a value that is no ident (`A-Z a-z 0-9 - _ @ .`) is refused, never cleaned, so two users never share an account'),
+  'user-email-key': optional('', 'Dotted path into the user JSON giving the e-mail, read there only; empty: none'),
   'client-id': str('', 'Client id registered at the provider'),
   'client-secret': str('', 'Client secret registered at the provider', { secret: true }),
 });
@@ -293,7 +297,11 @@ const backend = group('Server internals', {
     {
       mode: oneOf(['open', 'invite', 'closed'], 'open', 'Sign-up mode'),
       'invite-time': duration('14 days', 'Validity of invitation keys', { min: 1 }),
-      'invite-password': str('generate-invite', 'Password an admin gives to create invitation keys', { secret: true }),
+      'invite-password': optional(
+        '',
+        'Password an admin gives to create invitation keys. Empty: in `invite` mode, one generated once per install and kept in `<data-dir>/invite-password` (0600), where the operator reads it; Sharry\'s example `generate-invite` counts as empty',
+        { secret: true, shownDefault: '<generated>' },
+      ),
     },
     'Sign-up (`backend.signup`)',
   ),
@@ -420,6 +428,13 @@ export const restserverSpec = group('service.restserver', {
       websockets: int(32, 'Player WebSockets open at once in all; keep it below the daemon\'s `max_connections`', { min: 1 }),
       connections: int(512, 'HTTP connections open at once; more are closed at once', { min: 1 }),
       'connections-per-address': int(64, 'HTTP connections one client address may hold at once (trusted proxies excepted); more are closed at once', { min: 1 }),
+      'anonymous-connections-per-address': int(
+        16,
+        'Of those, connections that have not yet signed in (sent a valid token or session cookie); more are closed at once. Loopback addresses (this machine: the desktop window, a local reverse proxy) and trusted proxies are excepted',
+        { min: 1 },
+      ),
+      'min-body-rate': size('1K', 'Bytes a second a request body must average over `body-rate-window`; a slower one gets 408 and its connection is closed. Time in which the server itself does not read is not counted. 0: no minimum', { min: 0 }),
+      'body-rate-window': duration('60 seconds', 'Window over which `min-body-rate` is measured', { min: 1 }),
       'header-timeout': duration('20 seconds', 'Time a client has to send a request\'s headers', { min: 1 }),
       'idle-timeout': duration('60 seconds', 'A connection that sends and receives nothing for this long is closed (a slow upload that keeps sending is not)', { min: 1 }),
       'upload-lock-wait': duration('20 seconds', 'Time a tus request waits for an upload that another request or server is writing; then it gets 423 Locked (tus clients retry). Longer than `upload-idle-timeout`, so a request outlasts a stalled writer or a dead server\'s lock', { min: 1 }),

@@ -75,6 +75,8 @@ export interface Config {
   maxPageSize: number;
   fileDownload: { downloadChunkSize: number };
   aliasMemberEnabled: boolean;
+  /** host names (`.domain` for a domain, `*` for any) answered besides the server's own */
+  allowedHosts: string[];
   /** addresses or CIDR ranges of reverse proxies whose forwarding headers are believed */
   trustedProxies: string[];
   logging: { format: LogFormat; minimumLevel: LogLevel; levels: Record<string, LogLevel> };
@@ -173,6 +175,10 @@ export interface Config {
     websockets: number;
     connections: number;
     connectionsPerAddress: number;
+    anonymousConnectionsPerAddress: number;
+    /** bytes a second; 0: no minimum */
+    minBodyRate: number;
+    bodyRateWindow: number;
     headerTimeout: number;
     idleTimeout: number;
     uploadLockWait: number;

@@ -8,9 +8,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { hostname as machineName, networkInterfaces } from 'node:os';
 import type { TLSSocket } from 'node:tls';
 import { inRanges, parseIpRanges, plainAddress } from '../common/ip-ranges.js';
+import { createOwnHosts, type OwnHosts, type OwnHostsConfig } from './own-hosts.js';
 
 export interface ClientOrigin {
   /** true when the socket peer is a configured trusted proxy */
@@ -50,7 +50,7 @@ export const createClientOrigin = (trustedProxies: readonly string[]): ClientOri
 };
 
 /** What the links of a request depend on (a subset of `Config`). */
-export interface LinkConfig {
+export interface LinkConfig extends OwnHostsConfig {
   baseUrl: string;
   baseUrlIsLocal: boolean;
   trustedProxies: readonly string[];
@@ -60,9 +60,9 @@ export interface Links {
   /**
    * The base URL for absolute links. A public `base-url` always; while it is
    * local: the forwarded host and scheme from a trusted proxy, else the
-   * request's `Host` when it names one of this machine's own addresses with
-   * the port the request came in on, else `base-url`. So no client can make
-   * the server mail a link to another host.
+   * request's `Host` when it names this server (`own-hosts.ts`) with the
+   * port the server listens on, else the host of `base-url` with that port.
+   * So no client can make the server mail a link to another host or port.
    */
   baseUrl(req: IncomingMessage): string;
   /**
@@ -70,6 +70,12 @@ export interface Links {
    * host from a trusted proxy, else `Host`; undefined without a usable host.
    */
   requestOrigin(req: IncomingMessage): string | undefined;
+  /**
+   * The name a request was sent to when that is none of this server's own
+   * (a trusted proxy's forwarded host, else `Host`); undefined when it is
+   * one, or when the request names none (HTTP/1.0).
+   */
+  foreignHost(req: IncomingMessage): string | undefined;
 }
 
 const hostPattern = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -84,43 +90,18 @@ const originOf = (scheme: string, host: string | undefined): URL | undefined => 
   }
 };
 
-const REFRESH_MS = 1000;
-
-/**
- * This machine's own host names: the addresses of its interfaces, `localhost`,
- * its host name (and `<name>.local`, as mDNS announces it) and the host of
- * `base-url`. Interfaces come and go (Wi-Fi, VPN): an unknown name re-reads
- * them, at most once a second.
- */
-const ownHosts = (baseUrl: string): ((hostname: string) => boolean) => {
-  const fixed = new Set(['localhost']);
-  const name = machineName().toLowerCase();
-  if (name) fixed.add(name).add(`${name}.local`);
-  try {
-    fixed.add(new URL(baseUrl).hostname);
-  } catch {
-    // validated at start-up
-  }
-  let known = new Set<string>();
-  let readAt = -Infinity;
-  const read = () => {
-    known = new Set(fixed);
-    for (const list of Object.values(networkInterfaces())) {
-      for (const a of list ?? []) {
-        const url = originOf('http', a.family === 'IPv6' ? `[${a.address}]` : a.address);
-        if (url) known.add(url.hostname);
-      }
-    }
-    readAt = Date.now();
-  };
-  return (hostname) => {
-    if (!known.has(hostname) && Date.now() - readAt >= REFRESH_MS) read();
-    return known.has(hostname);
-  };
+/** `scheme://hostname[:port]`, the port left out when it is the scheme's default. */
+const withPort = (scheme: string, hostname: string, port: number | undefined): string => {
+  const url = new URL(`${scheme}://${hostname}`);
+  if (port !== undefined) url.port = String(port);
+  return url.origin;
 };
 
-export const createLinks = (config: LinkConfig, origin: ClientOrigin = createClientOrigin(config.trustedProxies)): Links => {
-  const isOwn = ownHosts(config.baseUrl);
+export const createLinks = (
+  config: LinkConfig,
+  origin: ClientOrigin = createClientOrigin(config.trustedProxies),
+  hosts: OwnHosts = createOwnHosts(config),
+): Links => {
   const configured = new URL(config.baseUrl);
   const scheme = (req: IncomingMessage, host: string | undefined): string => {
     const proto = origin.forwarded(req, 'x-forwarded-proto')?.toLowerCase();
@@ -139,15 +120,23 @@ export const createLinks = (config: LinkConfig, origin: ClientOrigin = createCli
       const { host } = addressed(req);
       return originOf(scheme(req, host), host)?.origin;
     },
+    foreignHost(req) {
+      const forwarded = origin.forwarded(req, 'x-forwarded-host');
+      const host = forwarded && originOf('http', forwarded) ? forwarded : req.headers.host;
+      if (host === undefined) return undefined;
+      const url = originOf('http', host);
+      return url && hosts.accepts(url.hostname) ? undefined : host;
+    },
     baseUrl(req) {
       if (!config.baseUrlIsLocal) return config.baseUrl;
       const { host, proxied } = addressed(req);
-      const url = originOf(scheme(req, host), host);
-      if (!url) return config.baseUrl;
-      // a trusted proxy names the public host; anyone else only this machine, on the port the request came in on
-      if (proxied) return url.origin;
-      const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-      return isOwn(url.hostname) && port === req.socket.localPort ? url.origin : config.baseUrl;
+      const s = scheme(req, host);
+      const url = originOf(s, host);
+      // a trusted proxy names the public host; anyone else only this server, on the port it listens on
+      if (url && proxied) return url.origin;
+      const port = req.socket.localPort;
+      if (url && hosts.accepts(url.hostname)) return withPort(s, url.hostname, port);
+      return withPort(configured.protocol.slice(0, -1), configured.hostname, port ?? (configured.port ? Number(configured.port) : undefined));
     },
   };
 };

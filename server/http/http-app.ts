@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { notFound } from '../common/errors.js';
 import { errorHandler } from './error-mapping.js';
 import type { HttpDeps, RouteModule } from './http-deps.js';
+import { refuseForeignHosts } from './host-check.js';
 import { loadOpenApi, OpenApiRouter } from './openapi.js';
 import { requestClasses, type RequestClasses } from './request-classes.js';
 import { accountRoutes } from './routes/accounts.routes.js';
@@ -24,7 +25,10 @@ import { signupRoutes } from './routes/signup.routes.js';
 import { uploadRoutes } from './routes/uploads.routes.js';
 import { webAppRouter } from './static-app.js';
 import { createPlayerSockets, type PlayerSockets } from './websocket.js';
-import { refuseCrossOrigin, requireAdmin, requireUser } from './zones.js';
+import { refuseCrossOrigin, refuseCrossSite, requireAdmin, requireUser } from './zones.js';
+
+/** The open routes that sign a browser in or create an account. */
+const openSignInPaths = ['/api/v2/open/auth/login', '/api/v2/open/auth/proxy', '/api/v2/open/signup/register'];
 
 // The player's command route first: it is the one clients call many times a second, and routes are matched in order.
 const routeModules: RouteModule[] = [
@@ -66,6 +70,8 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // A name that is none of the server's own (DNS rebinding) gets 421 before anything else runs.
+  app.use(refuseForeignHosts(deps.links));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
@@ -73,6 +79,8 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   });
   // Pages of other origins do not act with the session cookie (CSRF); refused before any body is read.
   app.use(refuseCrossOrigin(deps.links));
+  // Routes that need no cookie to act for a browser: sign-in, sign-up and the gateway (open access).
+  app.use([...openSignInPaths, ...playerPrefixes], refuseCrossSite(deps.links));
 
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));

@@ -1,7 +1,8 @@
 /**
  * Open Graph tags for a share link (`/app/open/<pid>`), so a link pasted in a
  * chat app shows what it is: the share's name, how many files, how large, and
- * until when. A share with a password never shows a file name; a share that
+ * until when. A share with a password shows none of that (its name, files,
+ * size and dates are for those who know the password), only that it needs one; a share that
  * cannot be opened (unknown, unpublished, expired, views used up) gets the
  * same generic tags as any other page. No image: a picture from the share
  * would be served to anyone with the link without counting a view.
@@ -55,9 +56,9 @@ const filesText = (n: number): string => (n === 1 ? '1 file' : `${n} files`);
 /** Title and description of a link: generic for a share that cannot be opened (`preview` null). */
 export const openGraphText = (preview: LinkPreview | null, ctx: OpenGraphContext): { title: string; description: string } => {
   if (!preview) return { title: ctx.appName, description: 'Files shared with you.' };
+  if (preview.password) return { title: ctx.appName, description: 'Files shared with you · password required' };
   const parts = [filesText(preview.files), sizeText(preview.size), `available until ${dateText(preview.publishUntil, ctx.timeZone)}`];
-  if (preview.password) parts.push('password required');
-  else if (!preview.name && preview.firstFile) parts.unshift(bounded(preview.firstFile, 80));
+  if (!preview.name && preview.firstFile) parts.unshift(bounded(preview.firstFile, 80));
   return { title: preview.name ?? filesText(preview.files), description: parts.join(' · ') };
 };
 

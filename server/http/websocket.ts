@@ -23,7 +23,9 @@ import { requestToken } from './request-context.js';
 import { playerAccessCheck, playerCaller } from './routes/player-access.js';
 import { failureOf, type Failure } from './error-mapping.js';
 import { AppError, forbidden, notFound } from '../common/errors.js';
-import { crossOriginWithCookie } from './zones.js';
+import { crossOriginUpgrade } from './zones.js';
+import { misdirected } from './host-check.js';
+import { signedIn } from './connection-limits.js';
 
 export interface PlayerSockets {
   /** the `upgrade` listener of the node:http server */
@@ -153,6 +155,11 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
   const fail = (req: IncomingMessage, socket: Duplex, e: unknown, what?: string): void => refuse(socket, failureOf(e, log, { path: req.url }, what));
 
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    const foreign = deps.links.foreignHost(req);
+    if (foreign !== undefined) {
+      fail(req, socket, misdirected(foreign));
+      return;
+    }
     const m = pathPattern.exec(req.url ?? '');
     if (!m) {
       fail(req, socket, notFound());
@@ -170,20 +177,17 @@ export const createPlayerSockets = (deps: HttpDeps): PlayerSockets => {
       return;
     }
     const token = requestToken(req);
-    const open = deps.config.player.access === 'open';
-    const { claims: checked, refuse: refused } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
+    const { claims, refuse: refused } = await playerAccessCheck(deps.auth, deps.config.player.access, token);
     if (refused?.code === 'unauthenticated') {
       fail(req, socket, refused);
       return;
     }
-    // A token from the cookie only counts for pages of this origin (no cross-site WebSocket hijacking).
-    const foreignCookie = crossOriginWithCookie(req, deps.links);
-    if (refused || (!open && foreignCookie)) {
+    // A page of another origin never drives the player, with or without the visitor's cookie, whatever `player.access` says.
+    if (refused || crossOriginUpgrade(req, deps.links)) {
       fail(req, socket, forbidden());
       return;
     }
-    // With open access a foreign page still gets in, but as an anonymous user, never with the visitor's account.
-    const claims = foreignCookie ? undefined : checked;
+    if (claims) signedIn(socket);
     const place = places.take(claims ? `account:${claims.accountId}` : `address:${deps.origin.clientAddress(req)}`);
     if ('refused' in place) {
       fail(req, socket, new AppError('rate-limited', place.refused));

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { forbidden, unauthenticated } from '../common/errors.js';
 import type { AuthService } from '../core/auth/auth.service.js';
 import type { Links } from './client-origin.js';
+import { signedIn } from './connection-limits.js';
 import { AUTH_COOKIE, AUTH_HEADER, cookieFromHeader, requestToken } from './request-context.js';
 
 /** `/sec` and `/admin`: a valid token of an active account (401 otherwise). Sets `res.locals.caller`. */
@@ -11,6 +12,7 @@ export const requireUser =
   async (req, res, next) => {
     const claims = await auth.authenticate(requestToken(req));
     if (!claims) throw unauthenticated();
+    signedIn(req.socket);
     res.locals['caller'] = claims;
     next();
   };
@@ -61,11 +63,32 @@ const fromOtherOrigin = (req: IncomingMessage, links: Links): boolean => {
  * and comes from another origin. A `Service-Auth` header is proof enough: a
  * page cannot send it to another origin without CORS, which Pier never grants.
  */
-export const crossOriginWithCookie = (req: IncomingMessage, links: Links): boolean => cookieOnly(req) && fromOtherOrigin(req, links);
+const crossOriginWithCookie = (req: IncomingMessage, links: Links): boolean => cookieOnly(req) && fromOtherOrigin(req, links);
 
 /** True for an unsafe request (POST, PUT, PATCH, DELETE) that `crossOriginWithCookie` describes. */
 const isRefusedCrossOrigin = (req: IncomingMessage, links: Links): boolean =>
   UNSAFE.has(req.method ?? '') && crossOriginWithCookie(req, links);
+
+/**
+ * Routes that anyone may call but that sign the browser in or create an
+ * account (login, proxy login, sign-up): an unsafe request from another
+ * origin is refused whatever it carries, so a form on another site cannot
+ * sign a visitor in as someone else (login CSRF). Also the gateway, which
+ * with `player.access = open` needs no cookie at all. A `Service-Auth` header
+ * still proves the origin; clients that send neither `Sec-Fetch-Site` nor
+ * `Origin` (curl, Sharry's clients) are no browser page and pass.
+ */
+export const refuseCrossSite =
+  (links: Links): RequestHandler =>
+  (req, _res, next) => {
+    if (UNSAFE.has(req.method) && !single(req.headers[AUTH_HEADER]) && fromOtherOrigin(req, links)) {
+      throw forbidden('A page of another origin may not send this request.');
+    }
+    next();
+  };
+
+/** True for an upgrade that a page of another origin opened (no `Service-Auth` header, which no page can send to another origin). */
+export const crossOriginUpgrade = (req: IncomingMessage, links: Links): boolean => !single(req.headers[AUTH_HEADER]) && fromOtherOrigin(req, links);
 
 /**
  * Every route: an unsafe request that authenticates with the cookie alone

@@ -13,6 +13,7 @@ export default {
     'storage-full': 'Auf dem Server ist kein Platz mehr frei. Versuch es später noch einmal oder sag der Administration Bescheid.',
     'rate-limited': 'Zu viele Anfragen. Warte einen Moment und versuch es dann noch einmal.',
     'upgrade-required': 'Öffne diese Adresse als Live-Verbindung (WebSocket).',
+    misdirected: 'Dieser Server antwortet nicht auf den Namen in der Adresszeile; sein Administrator kann ihn in allowed-hosts eintragen.',
     unavailable: 'Ein Dienst, den der Server braucht, ist gerade nicht erreichbar. Versuch es später noch einmal.',
     timeout: 'Der Server hat nicht rechtzeitig eine Antwort bekommen. Versuch es noch einmal.',
     internal: 'Auf dem Server ist ein Fehler aufgetreten: {message}',

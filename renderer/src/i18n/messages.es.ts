@@ -13,6 +13,7 @@ export default {
     'storage-full': 'No queda espacio en el servidor. Inténtalo más tarde o avisa a quien lo administra.',
     'rate-limited': 'Demasiadas solicitudes. Espera un momento y vuelve a intentarlo.',
     'upgrade-required': 'Abre esta dirección como conexión en directo (WebSocket).',
+    misdirected: 'Este servidor no responde al nombre de la barra de direcciones; su administrador puede añadirlo a allowed-hosts.',
     unavailable: 'Ahora mismo no se puede acceder a un servicio que necesita el servidor. Inténtalo más tarde.',
     timeout: 'El servidor no ha recibido respuesta a tiempo. Inténtalo de nuevo.',
     internal: 'El servidor ha tenido un problema: {message}',

@@ -13,6 +13,7 @@ export default {
     'storage-full': 'Le serveur n’a plus d’espace libre. Réessayez plus tard ou prévenez son administrateur.',
     'rate-limited': 'Trop de requêtes. Patientez un instant, puis réessayez.',
     'upgrade-required': 'Ouvrez cette adresse comme connexion en direct (WebSocket).',
+    misdirected: 'Ce serveur ne répond pas au nom de la barre d’adresse ; son administrateur peut l’ajouter à allowed-hosts.',
     unavailable: 'Un service dont le serveur a besoin est injoignable pour le moment. Réessayez plus tard.',
     timeout: 'Le serveur n’a pas reçu de réponse à temps. Réessayez.',
     internal: 'Le serveur a rencontré un problème : {message}',

@@ -14,6 +14,7 @@ export default {
     'storage-full': 'The server has no space left. Try again later or tell its administrator.',
     'rate-limited': 'Too many requests. Wait a moment and try again.',
     'upgrade-required': 'Open this address as a live connection (WebSocket).',
+    misdirected: 'This server does not answer to the name in the address bar; its administrator can add it to allowed-hosts.',
     unavailable: 'A service the server needs cannot be reached right now. Try again later.',
     timeout: 'The server did not get an answer in time. Try again.',
     internal: 'The server had a problem: {message}',

@@ -13,6 +13,7 @@ export default {
     'storage-full': 'Sul server non c’è più spazio. Riprova più tardi o avvisa chi lo amministra.',
     'rate-limited': 'Troppe richieste. Aspetta un momento e riprova.',
     'upgrade-required': 'Apri questo indirizzo come connessione diretta (WebSocket).',
+    misdirected: 'Questo server non risponde al nome nella barra degli indirizzi; il suo amministratore può aggiungerlo ad allowed-hosts.',
     unavailable: 'Un servizio di cui il server ha bisogno non è raggiungibile in questo momento. Riprova più tardi.',
     timeout: 'Il server non ha ricevuto una risposta in tempo. Riprova.',
     internal: 'Il server ha avuto un problema: {message}',

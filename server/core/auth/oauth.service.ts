@@ -41,12 +41,19 @@ const readReply = async (res: Response): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
-/** The value at a dotted path (`data.user.name`), else the first value under that key anywhere. */
+/**
+ * The string or number at the configured path of the user reply: a dotted
+ * path (`data.user.name`), or a top-level key that holds dots itself. Never a
+ * search through the reply: a value the user can set somewhere else in their
+ * profile (a nested object of their own with a `login` key) would otherwise
+ * choose the account they sign in to.
+ */
 export const findUserValue = (json: unknown, key: string): unknown => {
   let at: unknown = json;
   for (const part of key.split('.')) at = isObject(at) ? at[part] : undefined;
   if (typeof at === 'string' || typeof at === 'number') return at;
-  return searchKey(json, key);
+  const own = isObject(json) ? json[key] : undefined;
+  return typeof own === 'string' || typeof own === 'number' ? own : undefined;
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -62,24 +69,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export const accountLogin = (userId: string, providerId: string): string | undefined => {
   const login = `${userId}@${providerId}`;
   return isIdent(userId) && isIdent(login) ? login.toLowerCase() : undefined;
-};
-
-/** Depth-first, document order: the first string or number stored under `key`. */
-const searchKey = (json: unknown, key: string): unknown => {
-  if (Array.isArray(json)) {
-    for (const item of json) {
-      const found = searchKey(item, key);
-      if (found !== undefined) return found;
-    }
-  } else if (isObject(json)) {
-    const own = json[key];
-    if (typeof own === 'string' || typeof own === 'number') return own;
-    for (const value of Object.values(json)) {
-      const found = searchKey(value, key);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
 };
 
 /**

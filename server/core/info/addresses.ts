@@ -22,9 +22,18 @@ export interface AddressInput {
 }
 
 const loopback = parseIpRanges(['127.0.0.0/8', '::1/128']);
-const linkLocal = parseIpRanges(['169.254.0.0/16', 'fe80::/10']);
 // the ranges home and office networks hand out, in the order a phone most likely shares
 const preferred = [['192.168.0.0/16'], ['10.0.0.0/8'], ['172.16.0.0/12'], ['fc00::/7']].map(parseIpRanges);
+const privateRanges = parseIpRanges(['192.168.0.0/16', '10.0.0.0/8', '172.16.0.0/12', 'fc00::/7']);
+/**
+ * Interfaces of VPNs (WireGuard, OpenVPN, Tailscale, ZeroTier, IPsec, PPP),
+ * containers and virtual machines (Docker, Podman, Kubernetes, libvirt,
+ * VirtualBox, VMware, Hyper-V, WSL), by the names their software gives them:
+ * their private addresses are no way for a phone on the LAN to reach this
+ * machine.
+ */
+const virtualInterface =
+  /^(docker|br-|veth|cni|flannel|cali|weave|kube|podman|lxcbr|lxdbr|virbr|vnet|vmnet|vboxnet|tun|tap|wg|tailscale|utun|zt|ppp|ipsec|gpd|nordlynx|proton)|virtualbox|vmware|vethernet|hyper-v|wsl|vpn/i;
 
 const rank = (address: string): number => {
   const i = preferred.findIndex((list) => inRanges(list, address));
@@ -32,17 +41,20 @@ const rank = (address: string): number => {
 };
 
 /**
- * The non-internal addresses of this machine's interfaces that another device
- * can use: IPv4 (and IPv6 when `ipv6`), link-local ones left out (they need an
- * interface name a phone does not know), private ranges first (192.168/16,
- * 10/8, 172.16/12), IPv6 after every IPv4 address.
+ * The addresses of this machine's interfaces that a device on the LAN can
+ * use: private IPv4 (and unique-local IPv6 when `ipv6`) of real interfaces,
+ * 192.168/16 first, then 10/8, 172.16/12, IPv6 after every IPv4 address.
+ * Public addresses, link-local ones (they need an interface name a phone does
+ * not know) and those of VPN, container and virtual-machine interfaces are
+ * left out: a user would only learn of them, never reach the server there.
  */
 const machineAddresses = (interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, ipv6: boolean): string[] => {
   const found: string[] = [];
-  for (const list of Object.values(interfaces)) {
+  for (const [name, list] of Object.entries(interfaces)) {
+    if (virtualInterface.test(name)) continue;
     for (const info of list ?? []) {
       const family = isIP(info.address);
-      if (info.internal || (family === 6 && !ipv6) || family === 0 || inRanges(linkLocal, info.address)) continue;
+      if (info.internal || (family === 6 && !ipv6) || family === 0 || !inRanges(privateRanges, info.address)) continue;
       if (!found.includes(info.address)) found.push(info.address);
     }
   }
@@ -56,8 +68,9 @@ const hostOf = (address: string): string => (isIP(address) === 6 ? `[${address}]
 /**
  * Signed-in users: the base URLs under which devices on the network reach this
  * server. A public `base-url` is the one answer. Otherwise by `bind.address`: a
- * wildcard (`0.0.0.0`; `::`, which also takes IPv6) gives every usable address
- * of the machine's interfaces; one specific address or host name gives itself;
+ * wildcard (`0.0.0.0`; `::`, which also takes IPv6) gives the private LAN
+ * addresses of the machine's interfaces; one specific address or host name
+ * gives itself, whatever its range;
  * loopback or `localhost` gives none (`lan: false`).
  */
 export const reachableAddresses = (input: AddressInput): Addresses => {

@@ -2,8 +2,11 @@
  * `/custom/<path>`: static files from `custom-content.directory` (`/custom/`
  * and folders answer their `index.html`). 404 when disabled, missing, or
  * when the path leads outside the directory (`..`, encoded or not, or a
- * symbolic link). Files are sent by `send-file.ts`, never cached without
- * asking again (`no-cache`).
+ * symbolic link), and for dot-files and anything in a dot-folder (`.env`,
+ * `.git/`, `.htpasswd`: what a folder holds but never publishes). Files are
+ * sent by `send-file.ts`, never cached without asking again (`no-cache`).
+ * The operator's pages may frame one another, no other site may frame them
+ * (`frame-ancestors 'self'`); what they load and run is the operator's choice.
  */
 import { createReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
@@ -48,6 +51,9 @@ export const customRouter = (config: Config['customContent'], log: Logger): Rout
     } catch {
       return next();
     }
+    if (relative.split(/[/\\]/).some((segment) => segment.startsWith('.'))) return next();
+    res.setHeader('Content-Security-Policy', "frame-ancestors 'self'");
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
     let found = await resolveInside(config.directory, relative);
     if (found?.stats.isDirectory()) found = await checkInside(config.directory, join(found.path, 'index.html'));
     if (!found?.stats.isFile()) return next();

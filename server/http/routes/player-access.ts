@@ -12,6 +12,7 @@ import type { Envelope } from '../../player/answers/convert.js';
 import type { Outcome, PlayerCaller } from '../../player/gateway.service.js';
 import { statusOfOutcome } from '../error-mapping.js';
 import type { HttpDeps } from '../http-deps.js';
+import { signedIn } from '../connection-limits.js';
 import { requestToken } from '../request-context.js';
 
 /** The URL prefixes of the gateway. */
@@ -52,7 +53,10 @@ export const playerZone =
     }
     const { claims, refuse } = await playerAccessCheck(deps.auth, deps.config.player.access, requestToken(req));
     if (refuse) throw refuse;
-    if (claims) res.locals['caller'] = claims;
+    if (claims) {
+      signedIn(req.socket);
+      res.locals['caller'] = claims;
+    }
     next();
   };
 

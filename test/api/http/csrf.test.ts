@@ -139,7 +139,7 @@ describe('cross-origin requests with the session cookie', () => {
   });
 
   it('compares Origin with the forwarded host only when a trusted proxy sent it', async () => {
-    const proxied = await startServer({ config: { 'trusted-proxies': ['127.0.0.1'] } });
+    const proxied = await startServer({ config: { 'trusted-proxies': ['127.0.0.1'], 'allowed-hosts': ['files.example.test'] } });
     try {
       const t = await proxied.login(ADMIN.login, ADMIN.password);
       const post = (headers: Record<string, string>) =>
@@ -161,5 +161,121 @@ describe('cross-origin requests with the session cookie', () => {
     } finally {
       await proxied.stop();
     }
+  });
+});
+
+/**
+ * Regression: JSON bodies are read whatever their content type, so a
+ * `text/plain` form on any site could sign a signed-out visitor in as the
+ * attacker (login CSRF), or create accounts from the visitor's address. The
+ * open routes that sign in or sign up refuse unsafe requests that
+ * `Sec-Fetch-Site` or `Origin` show come from another origin, with or without
+ * a cookie; clients that send neither (curl, Sharry's clients) keep working.
+ */
+describe('cross-origin requests to the open sign-in and sign-up routes', () => {
+  let s: TestServer;
+
+  beforeAll(async () => {
+    s = await startServer({
+      config: { 'trusted-proxies': ['127.0.0.1'], backend: { signup: { mode: 'open' }, auth: { proxy: { enabled: true } } } },
+    });
+  });
+  afterAll(() => s.stop());
+
+  const login = JSON.stringify({ account: ADMIN.login, password: ADMIN.password });
+  const foreign: Record<string, string>[] = [
+    { 'Content-Type': 'text/plain', Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    { 'Content-Type': 'text/plain', 'Sec-Fetch-Site': 'same-site' },
+    { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://evil.example' },
+  ];
+
+  it('refuses a login posted by a form of another origin, and sets no cookie', async () => {
+    for (const headers of foreign) {
+      const res = await s.request('POST', '/api/v2/open/auth/login', undefined, { raw: login, headers, unchecked: true });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.body).toMatchObject({ success: false });
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('refuses a sign-up and a proxy login from another origin', async () => {
+    for (const headers of foreign) {
+      const account = `mallory${Math.random().toString(36).slice(2, 8)}`;
+      const signup = await s.request('POST', '/api/v2/open/signup/register', undefined, {
+        raw: JSON.stringify({ login: account, password: 'mallory-password', invite: null }),
+        headers,
+        unchecked: true,
+      });
+      expect(signup.status, JSON.stringify(headers)).toBe(403);
+      expect((await s.request('POST', '/api/v2/open/auth/login', { account, password: 'mallory-password' })).body).toMatchObject({ success: false });
+      const proxy = await s.request('POST', '/api/v2/open/auth/proxy', undefined, { headers: { ...headers, 'X-Valid-User': 'mallory' }, unchecked: true });
+      expect(proxy.status, JSON.stringify(headers)).toBe(403);
+      expect(proxy.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('signs in and signs up from the own origin and from clients that send no browser headers', async () => {
+    for (const headers of <Record<string, string>[]>[{ 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'none' }, { Origin: s.url }, {}]) {
+      const res = await s.request('POST', '/api/v2/open/auth/login', undefined, { raw: login, headers: { 'Content-Type': 'text/plain', ...headers } });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(res.body).toMatchObject({ success: true });
+      const account = `carol${Math.random().toString(36).slice(2, 8)}`;
+      const signup = await s.request('POST', '/api/v2/open/signup/register', { login: account, password: 'carol-password', invite: null }, { headers });
+      expect(signup.body, JSON.stringify(headers)).toMatchObject({ success: true });
+      const proxy = await s.request('POST', '/api/v2/open/auth/proxy', undefined, { headers: { ...headers, 'X-Valid-User': 'carol' } });
+      expect(proxy.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+});
+
+/**
+ * Regression: with `player.access = open` the gateway needs no cookie, so the
+ * cookie-based check let any web site drive the player through a `text/plain`
+ * form post or a WebSocket. Every unsafe gateway request and every upgrade
+ * from another origin is refused, whatever the access mode; a `Service-Auth`
+ * header still proves the origin.
+ */
+describe('cross-origin requests to the player with open access', () => {
+  let s: TestServer;
+
+  beforeAll(async () => {
+    s = await startServer({ config: { player: { enabled: true, access: 'open', connections: { default: { host: '127.0.0.1', port: 1, timeout: '1 second' } } } } });
+  });
+  afterAll(() => s.stop());
+
+  const command = (headers: Record<string, string>) =>
+    s.request('POST', '/api/v1/player', undefined, { raw: JSON.stringify({ command: 'play' }), headers: { 'Content-Type': 'text/plain', ...headers }, unchecked: true });
+
+  const upgradeStatus = (headers: Record<string, string>): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/player`, { headers });
+      ws.once('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      ws.once('error', reject);
+    });
+
+  it('refuses commands and special requests posted by a page of another origin', async () => {
+    for (const headers of <Record<string, string>[]>[{ Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'http://127.0.0.1:1234' }, { 'Sec-Fetch-Site': 'same-site' }]) {
+      expect((await command(headers)).status, JSON.stringify(headers)).toBe(403);
+      const special = await s.request('POST', '/api/v1/playerspecial/search', undefined, { raw: JSON.stringify({ artist: 'x' }), headers, unchecked: true });
+      expect(special.status, JSON.stringify(headers)).toBe(403);
+    }
+    // past the check: the daemon is unreachable
+    expect((await command({ Origin: s.url })).status).toBe(502);
+    expect((await command({})).status).toBe(502);
+    expect((await command({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(502);
+  });
+
+  it('refuses a WebSocket opened by a page of another origin', async () => {
+    expect(await upgradeStatus({ Origin: 'http://evil.example' })).toBe(403);
+    expect(await upgradeStatus({ Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' })).toBe(403);
+    expect(await upgradeStatus({ Origin: s.url })).toBe(502);
+    expect(await upgradeStatus({})).toBe(502);
   });
 });

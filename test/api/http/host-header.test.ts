@@ -4,8 +4,8 @@
  * guest triggers, tus `Location`) were taken from any client's `Host` or
  * `X-Forwarded-Host`, so a guest could make Pier mail its owner a link to
  * `evil.example`. Forwarding headers count only from `trusted-proxies`; a
- * `Host` counts only when it names one of this server's own addresses with
- * the port it listens on; otherwise links use the configured `base-url`.
+ * `Host` that names none of this server's own names gets 421 (host-check.test.ts),
+ * and an own name is used with the port the server listens on.
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,32 +55,31 @@ describe('links while base-url is local', () => {
     await smtp.stop();
   });
 
-  it('ignore Host and X-Forwarded-Host naming another host, from a peer that is no trusted proxy', async () => {
-    expect(await appBase(s, { Host: `evil.example:${port}` })).toBe(CONFIGURED);
-    expect(await appBase(s, { Host: 'evil.example' })).toBe(CONFIGURED);
+  it('refuse a Host naming another host, and ignore X-Forwarded-Host from a peer that is no trusted proxy', async () => {
+    expect((await raw(s, 'GET', '/api/v2/open/info/appconfig', { Host: `evil.example:${port}` })).status).toBe(421);
+    expect((await raw(s, 'GET', '/api/v2/open/info/appconfig', { Host: `evil.example:${port}`, 'X-Forwarded-Host': 'localhost' })).status).toBe(421);
     // the Host of this request is the server's own address
     expect(await appBase(s, { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' })).toBe(s.url);
-    expect(await appBase(s, { Host: `evil.example:${port}`, 'X-Forwarded-Host': 'evil.example' })).toBe(CONFIGURED);
-    // an own address with another port than the one the server listens on is no link to this server
-    expect(await appBase(s, { Host: '127.0.0.1:1' })).toBe(CONFIGURED);
+    // an own address with another port than the one the server listens on: the port it listens on
+    expect(await appBase(s, { Host: '127.0.0.1:1' })).toBe(s.url);
 
     const aliasId = await createAlias(s, alice, { name: 'Inbox' });
-    const template = await raw(s, 'GET', `/api/v2/sec/mail/template/alias/${aliasId}`, { Host: 'evil.example', 'Service-Auth': alice.token });
+    const template = await raw(s, 'GET', `/api/v2/sec/mail/template/alias/${aliasId}`, { 'X-Forwarded-Host': 'evil.example', 'Service-Auth': alice.token });
     expect(template.status).toBe(200);
     expect(template.text).not.toContain('evil.example');
-    expect(template.text).toContain(`${CONFIGURED}/app/share/${aliasId}`);
+    expect(template.text).toContain(`${s.url}/app/share/${aliasId}`);
 
     // the tus creation answer's absolute Location
     const shareId = await guestShare(s, aliasId);
     const created = await raw(s, 'POST', `/api/v2/alias/upload/${shareId}/files/tus`, {
       ...guest(aliasId),
-      Host: 'evil.example',
+      'X-Forwarded-Host': 'evil.example',
       'Tus-Resumable': '1.0.0',
       'Upload-Length': '3',
       'Upload-Metadata': `filename ${Buffer.from('a.txt').toString('base64')}`,
     });
     expect(created.status).toBe(201);
-    expect(String(created.headers['location'])).toMatch(new RegExp(`^${CONFIGURED}/api/v2/alias/upload/`));
+    expect(String(created.headers['location'])).toMatch(new RegExp(`^${s.url}/api/v2/alias/upload/`));
   });
 
   it('ignore them in the mail a guest makes the server send to the owner', async () => {
@@ -88,11 +87,14 @@ describe('links while base-url is local', () => {
     const shareId = await guestShare(s, aliasId);
     await guestTusUpload(s, aliasId, shareId, bytes(100), 'a.bin');
     const before = smtp.mails.length;
-    const res = await raw(s, 'POST', `/api/v2/alias/mail/notify/${shareId}`, { ...guest(aliasId), Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' });
+    // a forged Host is refused before anything is sent
+    expect((await raw(s, 'POST', `/api/v2/alias/mail/notify/${shareId}`, { ...guest(aliasId), Host: 'evil.example' })).status).toBe(421);
+    const res = await raw(s, 'POST', `/api/v2/alias/mail/notify/${shareId}`, { ...guest(aliasId), 'X-Forwarded-Host': 'evil.example' });
     expect(res.status).toBe(200);
     const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(smtp.mails.length).toBe(before + 1);
     expect(mail!.parsed.text).not.toContain('evil.example');
-    expect(mail!.parsed.text).toContain(`${CONFIGURED}/app/upload/${shareId}`);
+    expect(mail!.parsed.text).toContain(`${s.url}/app/upload/${shareId}`);
   });
 
   it('use a Host that names this server with the port it listens on', async () => {
@@ -107,7 +109,7 @@ describe('links behind a trusted proxy', () => {
   let s: TestServer;
 
   beforeAll(async () => {
-    s = await startServer({ config: { 'base-url': CONFIGURED, 'trusted-proxies': ['127.0.0.1'] } });
+    s = await startServer({ config: { 'base-url': CONFIGURED, 'trusted-proxies': ['127.0.0.1'], 'allowed-hosts': ['files.example.test'] } });
   });
   afterAll(() => s.stop());
 
@@ -116,14 +118,17 @@ describe('links behind a trusted proxy', () => {
     expect(await appBase(s, { 'X-Forwarded-Host': 'files.example.test:8443, other.example', 'X-Forwarded-Proto': 'https' })).toBe(
       'https://files.example.test:8443',
     );
-    // a forwarded value that is no host is ignored
-    expect(await appBase(s, { 'X-Forwarded-Host': 'evil.example/path?x', Host: 'evil.example' })).toBe(CONFIGURED);
+    // a forwarded value that is no host is ignored: the host of base-url with the port the server listens on
+    const port = new URL(s.url).port;
+    expect(await appBase(s, { 'X-Forwarded-Host': 'evil.example/path?x', Host: `127.0.0.1:${port}` })).toBe(`http://localhost:${port}`);
+    // even a trusted proxy forwards only names the server answers to
+    expect((await raw(s, 'GET', '/api/v2/open/info/appconfig', { 'X-Forwarded-Host': 'evil.example', Host: `127.0.0.1:${port}` })).status).toBe(421);
   });
 });
 
 describe('links with a public base-url', () => {
   it('are always the configured base-url', async () => {
-    const s = await startServer({ config: { 'base-url': 'https://pier.example.test', 'trusted-proxies': ['127.0.0.1'] } });
+    const s = await startServer({ config: { 'base-url': 'https://pier.example.test', 'trusted-proxies': ['127.0.0.1'], 'allowed-hosts': ['files.example.test'] } });
     try {
       expect(await appBase(s, { 'X-Forwarded-Host': 'files.example.test', Host: `127.0.0.1:${new URL(s.url).port}` })).toBe('https://pier.example.test');
     } finally {

@@ -144,14 +144,15 @@ describe('links of public shares', () => {
       expect(tags['og:description']).toMatch(/^data\.csv · 3 files · 3 B · available until /);
     });
 
-    it('never show a file name of a share with a password', async () => {
-      const { id } = await shareWithFiles(s, token, [{ name: 'secret-plan.pdf', content: 'x' }], { password: 'pw' });
+    // Regression: a share with a password showed its name, size and expiry to anyone holding the link.
+    it('show nothing of a share with a password: no name, file name, size or date', async () => {
+      const { id } = await shareWithFiles(s, token, [{ name: 'secret-plan.pdf', content: 'x' }], { password: 'pw', name: 'Merger papers' });
       const pid = await publish(s, token, id);
       const html = await page(pid);
       const tags = ogTags(html);
-      expect(tags['og:title']).toBe('1 file');
-      expect(tags['og:description']).toMatch(/^1 file · 1 B · available until .* · password required$/);
-      expect(html).not.toContain('secret-plan');
+      expect(tags['og:title']).toBe('Pier');
+      expect(tags['og:description']).toBe('Files shared with you · password required');
+      expect(html).not.toMatch(/secret-plan|Merger|1 B|1 file|available until|2030/);
       expect(await views(id)).toBe(0);
     });
 

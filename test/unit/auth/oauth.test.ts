@@ -155,15 +155,16 @@ describe('resume', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('follows a dotted user-id-key, and searches the key anywhere when the path gives nothing', async () => {
+  it('follows a dotted user-id-key, and refuses a reply that holds the key only elsewhere', async () => {
     userBody = { data: { user: { name: 'Bob' } }, profile: [{ id: 7 }] };
     const nested = setup({ prov: provider({ userIdKey: 'data.user.name', userEmailKey: '' }) });
     await nested.oauth.resume('prov', { code: 'good-code', state: await nested.stateFor() }, appBase);
     expect(nested.calls).toEqual([['bob@prov', 'oauth:prov', null]]);
 
-    const searched = setup({ prov: provider({ userIdKey: 'id' }) });
-    await searched.oauth.resume('prov', { code: 'good-code', state: await searched.stateFor() }, appBase);
-    expect(searched.calls).toEqual([['7@prov', 'oauth:prov', null]]);
+    const elsewhere = setup({ prov: provider({ userIdKey: 'id' }) });
+    expect((await elsewhere.oauth.resume('prov', { code: 'good-code', state: await elsewhere.stateFor() }, appBase)).success).toBe(false);
+    expect(elsewhere.calls).toEqual([]);
+    expect(elsewhere.warnings.join()).toContain('no user id under');
   });
 
   const failing: [string, (s: ReturnType<typeof setup>) => Promise<AuthResult>, string][] = [
@@ -271,12 +272,19 @@ describe('accountLogin', () => {
 });
 
 describe('findUserValue', () => {
-  it('prefers the dotted path, then the first string or number under the key anywhere', () => {
+  it('reads the dotted path, or a top-level key holding dots', () => {
     expect(findUserValue({ a: { b: 'x' }, b: 'y' }, 'a.b')).toBe('x');
-    expect(findUserValue({ list: [{ other: 1 }, { login: 'deep' }], more: { login: 'later' } }, 'login')).toBe('deep');
-    expect(findUserValue({ login: { name: 'obj' }, x: { login: 'inner' } }, 'login')).toBe('inner');
     expect(findUserValue({ 'a.b': 'dotted key' }, 'a.b')).toBe('dotted key');
     expect(findUserValue({ id: 12 }, 'id')).toBe(12);
     expect(findUserValue({ id: true }, 'id')).toBeUndefined();
+  });
+
+  // Regression: a value under the key anywhere in the reply was taken when the path held none, so a
+  // field the user controls (a nested object of their profile) could choose the account they sign in to.
+  it('never searches the reply for the key elsewhere', () => {
+    expect(findUserValue({ list: [{ other: 1 }, { login: 'deep' }], more: { login: 'later' } }, 'login')).toBeUndefined();
+    expect(findUserValue({ login: { name: 'obj' }, x: { login: 'inner' } }, 'login')).toBeUndefined();
+    expect(findUserValue({ profile: { bio: { id: 'admin' } } }, 'id')).toBeUndefined();
+    expect(findUserValue({ data: { user: { login: 'x' } } }, 'data.login')).toBeUndefined();
   });
 });

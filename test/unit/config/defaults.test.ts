@@ -81,7 +81,7 @@ describe('defaults', () => {
         { enabled: false, native: 'domain safe_bytea violates check constraint', message: 'The uploaded file contains a virus!' },
       ],
     });
-    expect(b.signup).toEqual({ mode: 'open', inviteTime: 14 * 86_400_000, invitePassword: 'generate-invite' });
+    expect(b.signup).toEqual({ mode: 'open', inviteTime: 14 * 86_400_000, invitePassword: '' });
     expect(b.cleanup).toEqual({ enabled: true, interval: 14 * 86_400_000, invalidAge: 7 * 86_400_000 });
     expect(b.mail.enabled).toBe(false);
     expect(b.mail.smtp).toEqual({
@@ -122,6 +122,7 @@ describe('defaults', () => {
     expect(c.customContent).toEqual({ enabled: false, directory: '' });
     expect(c.rateLimit).toEqual({ enabled: true, loginFailures: 10, sharePasswordFailures: 10, window: 60_000 });
     expect(c.trustedProxies).toEqual([]);
+    expect(c.allowedHosts).toEqual([]);
     expect(c.backend.auth.sessionMax).toBe(7 * 24 * 3600_000);
     expect(c.limits).toEqual({
       filesPerShare: 1000,
@@ -133,6 +134,9 @@ describe('defaults', () => {
       websockets: 32,
       connections: 512,
       connectionsPerAddress: 64,
+      anonymousConnectionsPerAddress: 16,
+      minBodyRate: 1024,
+      bodyRateWindow: 60_000,
       headerTimeout: 20_000,
       idleTimeout: 60_000,
       uploadLockWait: 20_000,

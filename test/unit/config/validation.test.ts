@@ -67,6 +67,13 @@ describe('validation', () => {
     expect(e.errors).toEqual([expect.stringMatching(/^service\.restserver\.trusted-proxies\.1: .*proxy\.lan/)]);
   });
 
+  it('takes allowed-hosts that are names, addresses, .domains or *, and refuses anything else', async () => {
+    const { config } = await load({ file: hoconFile('allowed-hosts = ["files.example.org", ".lan", "*", "[fd00::1]", "10.0.0.5"]') });
+    expect(config.allowedHosts).toEqual(['files.example.org', '.lan', '*', '[fd00::1]', '10.0.0.5']);
+    const e = await loadErrors({ file: hoconFile('allowed-hosts = ["ok.example", "http://x.example", "a b"]') });
+    expect(e.errors).toEqual([expect.stringMatching(/^service\.restserver\.allowed-hosts\.1: /), expect.stringMatching(/^service\.restserver\.allowed-hosts\.2: /)]);
+  });
+
   it('falls back to gb for an unknown default-language', async () => {
     const { config, warnings } = await load({ env: { SERVICE_WEBAPP_DEFAULT_LANGUAGE: 'xx' } });
     expect(config.webapp.defaultLanguage).toBe('gb');

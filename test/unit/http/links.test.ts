@@ -24,13 +24,32 @@ describe('the base URL of links', () => {
     for (const a of addresses) {
       const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
       expect(links.baseUrl(req({ host: `${host}:${PORT}` }))).toBe(new URL(`http://${host}:${PORT}`).origin);
-      expect(links.baseUrl(req({ host: `${host}:${PORT + 1}` }))).toBe(local.baseUrl);
+      // another port than the one the server listens on: the name with the server's port
+      expect(links.baseUrl(req({ host: `${host}:${PORT + 1}` }))).toBe(new URL(`http://${host}:${PORT}`).origin);
     }
     expect(links.baseUrl(req({ host: `${hostname()}:${PORT}` }))).toBe(`http://${hostname().toLowerCase()}:${PORT}`);
     expect(links.baseUrl(req({ host: `${hostname()}.local:${PORT}` }))).toBe(`http://${hostname().toLowerCase()}.local:${PORT}`);
+    // the names a LAN router gives the machine
+    const label = hostname().toLowerCase().split('.')[0]!;
+    expect(links.baseUrl(req({ host: `${label}.fritz.box:${PORT}` }))).toBe(`http://${label}.fritz.box:${PORT}`);
+    expect(links.baseUrl(req({ host: `${label}.lan:${PORT}` }))).toBe(`http://${label}.lan:${PORT}`);
     // without a port, a Host means port 80
     expect(links.baseUrl(req({ host: 'localhost' }, '127.0.0.1', 80))).toBe('http://localhost');
     expect(links.baseUrl(req({ host: 'localhost' }))).toBe(local.baseUrl);
+  });
+
+  it('falls back to the host of base-url with the port the server listens on', () => {
+    expect(links.baseUrl(req({ host: 'evil.example:9090' }, '192.168.1.20', 8123))).toBe('http://localhost:8123');
+    expect(links.baseUrl(req({}, '192.168.1.20', 8123))).toBe('http://localhost:8123');
+  });
+
+  it('uses allowed-hosts like the server\'s own names', () => {
+    const allowed = createLinks({ ...local, allowedHosts: ['files.example', '.home.example'] });
+    expect(allowed.baseUrl(req({ host: 'files.example:9090' }))).toBe('http://files.example:9090');
+    expect(allowed.baseUrl(req({ host: 'nas.home.example:9090' }))).toBe('http://nas.home.example:9090');
+    expect(allowed.foreignHost(req({ host: 'home.example' }))).toBeUndefined();
+    expect(allowed.foreignHost(req({ host: 'evilhome.example' }))).toBe('evilhome.example');
+    expect(createLinks({ ...local, allowedHosts: ['*'] }).foreignHost(req({ host: 'evil.example' }))).toBeUndefined();
   });
 
   it('falls back to base-url for any other host, and for values that are no host', () => {

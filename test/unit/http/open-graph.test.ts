@@ -41,6 +41,15 @@ describe('link previews', () => {
     expect(openGraphText(share, { ...ctx, timeZone: 'Not/AZone' }).description).toBe('1 file · 1 B · available until 12 Mar 2030, 09:30 UTC');
   });
 
+  // Regression: a share with a password showed its name, size and expiry to anyone holding the link.
+  it('say nothing of a share with a password but that it needs one: no name, file, size or date', () => {
+    const share = { name: 'Merger papers', password: true, publishUntil: until, files: 3, size: 4096, firstFile: null };
+    const { title, description } = openGraphText(share, ctx);
+    expect(title).toBe('Pier');
+    expect(description).toBe('Files shared with you · password required');
+    expect(openGraphTags(share, ctx)).not.toMatch(/Merger|3 files|4\.0 KB|2030/);
+  });
+
   it('bound the first file name, so the size and date still fit', () => {
     const share = { name: null, password: false, publishUntil: until, files: 2, size: 2048, firstFile: 'x'.repeat(500) };
     const { title, description } = openGraphText(share, ctx);
