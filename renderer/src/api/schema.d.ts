@@ -833,9 +833,12 @@ export interface paths {
          * @description The command goes to the music player daemon unchanged; the answer is converted to JSON. Known
          *     commands get typed answers (`StatusAnswer`, `SongListAnswer`, ...), any other `GenericAnswer`.
          *     Refused with 400 `type: Error`, never sent: a line break or NUL (except a whole command list
-         *     written with line breaks), an empty command, a line that does not start with a lower-case command
-         *     name followed by a space or tab (`STATUS`, ` status`, `idle\fplayer`), a line over 8191 bytes,
-         *     `idle`/`noidle`. Names that are not valid UTF-8 come back with U+FFFD and their bytes in base64
+         *     written with line breaks), any other control character but tab (`status\f`), an empty command, a
+         *     command word the daemon would drop the connection for (not `[a-z][A-Za-z0-9_]*` followed by a space,
+         *     a tab or the end: `STATUS`, ` status`, `_x`, `bogus-ws`), a line over 8191 bytes, `idle`/`noidle`,
+         *     and `close` inside a command list. A word of that form the daemon does not know (`bogus3f`, `statUS`)
+         *     goes to it and comes back as its ACK 5. A reply the gateway cannot read (a `status` without a state)
+         *     is 502. Names that are not valid UTF-8 come back with U+FFFD and their bytes in base64
          *     next to them (`fileRaw`, `directoryRaw`, `playlistRaw`, `valueRaw`, `<key>Raw`); send such a command
          *     as `commandRaw`. An ACK of the daemon is 400 `type: Ack` (inside `command_list_ok_begin` with the
          *     answers of the commands before it in `result.answers`); an unreachable daemon 502, a slow one 504
@@ -973,9 +976,12 @@ export interface paths {
          * @description The command goes to the music player daemon unchanged; the answer is converted to JSON. Known
          *     commands get typed answers (`StatusAnswer`, `SongListAnswer`, ...), any other `GenericAnswer`.
          *     Refused with 400 `type: Error`, never sent: a line break or NUL (except a whole command list
-         *     written with line breaks), an empty command, a line that does not start with a lower-case command
-         *     name followed by a space or tab (`STATUS`, ` status`, `idle\fplayer`), a line over 8191 bytes,
-         *     `idle`/`noidle`. Names that are not valid UTF-8 come back with U+FFFD and their bytes in base64
+         *     written with line breaks), any other control character but tab (`status\f`), an empty command, a
+         *     command word the daemon would drop the connection for (not `[a-z][A-Za-z0-9_]*` followed by a space,
+         *     a tab or the end: `STATUS`, ` status`, `_x`, `bogus-ws`), a line over 8191 bytes, `idle`/`noidle`,
+         *     and `close` inside a command list. A word of that form the daemon does not know (`bogus3f`, `statUS`)
+         *     goes to it and comes back as its ACK 5. A reply the gateway cannot read (a `status` without a state)
+         *     is 502. Names that are not valid UTF-8 come back with U+FFFD and their bytes in base64
          *     next to them (`fileRaw`, `directoryRaw`, `playlistRaw`, `valueRaw`, `<key>Raw`); send such a command
          *     as `commandRaw`. An ACK of the daemon is 400 `type: Ack` (inside `command_list_ok_begin` with the
          *     answers of the commands before it in `result.answers`); an unreachable daemon 502, a slow one 504
