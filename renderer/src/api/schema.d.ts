@@ -889,7 +889,7 @@ export interface paths {
                     };
                 };
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1035,7 +1035,7 @@ export interface paths {
                     };
                 };
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1109,7 +1109,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1191,7 +1191,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1265,7 +1265,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1345,7 +1345,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1419,7 +1419,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1499,7 +1499,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1571,7 +1571,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1649,7 +1649,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1715,7 +1715,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1787,7 +1787,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1853,7 +1853,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1925,7 +1925,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -1991,7 +1991,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2063,7 +2063,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2136,7 +2136,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2215,7 +2215,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2281,7 +2281,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2353,7 +2353,7 @@ export interface paths {
                 401: components["responses"]["PlayerUnauthorized"];
                 403: components["responses"]["PlayerForbidden"];
                 404: components["responses"]["PlayerNotFound"];
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2456,7 +2456,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2561,7 +2561,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2701,7 +2701,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2810,7 +2810,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -2943,7 +2943,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -3040,7 +3040,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -3173,7 +3173,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -3274,7 +3274,7 @@ export interface paths {
                         "application/json": components["schemas"]["PlayerError"];
                     };
                 };
-                /** @description the daemon is not reachable */
+                /** @description the daemon is not reachable, or its reply cannot be read */
                 502: {
                     headers: {
                         [name: string]: unknown;
