@@ -4295,8 +4295,6 @@ export interface components {
              * @description bytes; the size limit of one share uploaded through the link: its own limit, at most `share.max-size`
              */
             maxSize: number;
-            /** @description the owner's login: whose link it is */
-            owner: string;
             /** @description how many members see the uploads besides the owner */
             members: number;
             /** @description the owner's message for guests, plain text */

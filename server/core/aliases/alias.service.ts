@@ -219,7 +219,6 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
         enabled: a.enabled,
         validity: a.validity,
         maxSize: linkLimit(a.maxSize, d.maxSize),
-        owner: a.ownerLogin,
         members: await memberCount(db, a.id),
         message: a.message,
         expires: a.expires,
