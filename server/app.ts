@@ -83,17 +83,19 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     windowMs: config.rateLimit.window,
     clock,
   });
+  const { passwordMinLength } = config.backend.auth;
+  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts'), passwordMinLength });
   const auth = createAuthService({
     db: db.db,
     tokens,
+    sessionMaxMs: authCfg.sessionMax,
+    changePassword: accounts.changePassword,
     modules: buildLoginModules(authCfg, db.db, authLog),
     limiter,
     clock,
     log: authLog,
   });
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
-  const { passwordMinLength } = config.backend.auth;
-  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts'), passwordMinLength });
   const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup, passwordMinLength });
   // what multipart requests of a killed server left behind goes before anyone sees it;
   // with a store not reachable, the cleanup job's periodic recovery finishes the job

@@ -154,6 +154,15 @@ export interface GuestNotificationTable {
   created: number;
 }
 
+/** A session ended by a plain logout; see migration 0006. */
+export interface EndedSessionTable {
+  /** the session id its tokens carry */
+  id: string;
+  account_id: string;
+  /** epoch ms after which no token of the session is valid anyway (login + `session-max`) */
+  expires: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -168,6 +177,7 @@ export interface Database {
   pending_uploads: PendingUploadTable;
   sent_mails: SentMailTable;
   guest_notifications: GuestNotificationTable;
+  ended_sessions: EndedSessionTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

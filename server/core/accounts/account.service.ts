@@ -166,7 +166,7 @@ export const createAccountService = (deps: {
       const tooShort = checkPasswordRule(newPassword, passwordMinLength);
       if (tooShort) return tooShort;
       if (!(await verifyPassword(oldPassword, await findPasswordHash(db, accountId)))) return fail('account.password-wrong', 'Password is wrong.');
-      // every session ends with the old password, this one too: the client signs in again with the new one
+      // every session ends with the old password, the caller's too (AuthService.changePassword hands it a new one)
       await updateAccount(db, accountId, { passwordHash: await hashPassword(newPassword), endSessions: true });
       return ok('account.password-changed', 'Password successfully changed.');
     },

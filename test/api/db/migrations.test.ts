@@ -15,9 +15,9 @@ import { startPostgres } from '../../support/postgres.js';
 const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
-  'sent_mails', 'guest_notifications',
+  'sent_mails', 'guest_notifications', 'ended_sessions',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening'];
 
 interface Server {
   /** a fresh, empty database */

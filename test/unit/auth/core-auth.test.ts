@@ -32,7 +32,7 @@ describe('tokens', () => {
   it('carry the claims, expire after session-valid, and need the same secret', async () => {
     const clock = manualClock(1_800_000_000_000);
     const tokens = createTokenService(secret, lifetimes, clock);
-    const claims = { accountId: 'id1', login: 'ann', admin: true, generation: 3, loginAt: clock.now() };
+    const claims = { accountId: 'id1', login: 'ann', admin: true, generation: 3, loginAt: clock.now(), sessionId: 's1' };
     const { token, validMs } = (await tokens.issue(claims))!;
     expect(validMs).toBe(60_000);
     expect(await tokens.verify(token)).toEqual(claims);
@@ -50,7 +50,7 @@ describe('tokens', () => {
   it('never outlive session-max after the login, however often they are renewed', async () => {
     const clock = manualClock(1_800_000_000_000);
     const tokens = createTokenService(secret, lifetimes, clock);
-    const claims = { accountId: 'id1', login: 'ann', admin: false, generation: 0, loginAt: clock.now() };
+    const claims = { accountId: 'id1', login: 'ann', admin: false, generation: 0, loginAt: clock.now(), sessionId: 's1' };
     clock.advance(3_600_000 - 20_000);
     const last = (await tokens.issue(claims))!;
     expect(last.validMs).toBe(20_000);

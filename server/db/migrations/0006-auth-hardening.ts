@@ -1,0 +1,35 @@
+/**
+ * What the sign-in and guest limits keep in the database, so that they hold
+ * across restarts and several servers sharing one database:
+ *
+ * - `ended_sessions`: sessions ended by a plain logout, by the session id
+ *   their tokens carry, until the session could not last anyway
+ *   (`expires`: its login plus `session-max`); the account's other sessions
+ *   go on. Gone with the account.
+ */
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { DialectName } from '../connect.js';
+
+/** MariaDB: as in 0001 (InnoDB, utf8mb4, exact comparison of ids). */
+const sqlTableOptions = sql`engine=InnoDB default character set utf8mb4 collate utf8mb4_bin`;
+
+const ID = 'varchar(254)';
+
+export function authHardening(dialect: DialectName): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      let ended = db.schema
+        .createTable('ended_sessions')
+        .addColumn('id', ID, (c) => c.primaryKey())
+        .addColumn('account_id', ID, (c) => c.notNull())
+        .addColumn('expires', 'bigint', (c) => c.notNull())
+        .addForeignKeyConstraint('fk_ended_sessions_account', ['account_id'], 'accounts', ['id'], (fk) => fk.onDelete('cascade'));
+      if (dialect === 'mysql') ended = ended.modifyEnd(sqlTableOptions);
+      await ended.execute();
+      await db.schema.createIndex('ix_ended_sessions_expires').on('ended_sessions').column('expires').execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('ended_sessions').execute();
+    },
+  };
+}
