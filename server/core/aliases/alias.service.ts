@@ -10,6 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
+import { cleanDisplayName } from '../../common/display-name.js';
 import { formatDuration } from '../../common/durations.js';
 import { forbidden, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
@@ -99,7 +100,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
     // its length is bounded by the request schema; trimming only shortens it
     const message = change.message === undefined ? (current?.message ?? null) : change.message?.trim() || null;
     return {
-      name: change.name,
+      name: cleanDisplayName(change.name),
       validity: change.validity,
       enabled: change.enabled,
       message,

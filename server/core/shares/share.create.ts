@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
+import { cleanDisplayName } from '../../common/display-name.js';
 import { formatDuration } from '../../common/durations.js';
 import { randomId } from '../../common/ids.js';
 import { AppError, badRequest } from '../../common/errors.js';
@@ -83,7 +84,7 @@ export const createShare = async (
       id,
       accountId: ownerOf(a),
       aliasId: a.kind === 'alias' ? a.aliasId : null,
-      name: props.name || null,
+      name: cleanDisplayName(props.name ?? '') || null,
       validity: checked.validity,
       maxViews: props.maxViews,
       passwordHash: password,
