@@ -163,6 +163,14 @@ export interface EndedSessionTable {
   expires: number;
 }
 
+/** The id of a deleted or renamed upload link, reserved for its owner; see migration 0006. */
+export interface RetiredAliasIdTable {
+  id: string;
+  account_id: string;
+  /** epoch ms */
+  retired: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -178,6 +186,7 @@ export interface Database {
   sent_mails: SentMailTable;
   guest_notifications: GuestNotificationTable;
   ended_sessions: EndedSessionTable;
+  retired_alias_ids: RetiredAliasIdTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

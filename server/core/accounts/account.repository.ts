@@ -207,10 +207,22 @@ export const recordLogin = async (db: Db, id: string, now: number): Promise<void
     .execute();
 };
 
-export const deleteAccount = async (db: Db, id: string): Promise<number> => {
-  const res = await db.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
-  return Number(res.numDeletedRows);
-};
+/**
+ * Deletes the account; the database removes what it owned. The ids of its
+ * upload links are retired first, so no other account ever gets them.
+ */
+export const deleteAccount = async (db: Db, id: string, now: number): Promise<number> =>
+  db.transaction().execute(async (trx) => {
+    const links = await trx
+      .selectFrom('aliases')
+      .select('aliases.id')
+      .where('aliases.account_id', '=', id)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('retired_alias_ids').select('retired_alias_ids.id').whereRef('retired_alias_ids.id', '=', 'aliases.id'))))
+      .execute();
+    if (links.length > 0) await trx.insertInto('retired_alias_ids').values(links.map((l) => ({ id: l.id, account_id: id, retired: now }))).execute();
+    const res = await trx.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  });
 
 export const countAccounts = async (db: Db): Promise<number> => {
   const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('c')).executeTakeFirstOrThrow();

@@ -140,7 +140,7 @@ export const createAccountService = (deps: {
       await mustExist(id);
       if (actorId === id) return fail('account.own-delete', 'You cannot delete your own account.');
       for (const hook of hooks) await hook(id);
-      await deleteAccount(db, id);
+      await deleteAccount(db, id, clock.now());
       log.info('Account deleted', { id });
       return ok('account.deleted', 'Account deleted.');
     },

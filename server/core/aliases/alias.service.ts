@@ -6,7 +6,8 @@
  * to them. Business outcomes (taken id, validity over the maximum, unknown
  * member accounts, a size limit over `share.max-size`) are `{success:false}`
  * results. A link is open to guests while it is enabled, its owner active and
- * its expiry (if any) not reached.
+ * its expiry (if any) not reached. The id of a deleted or renamed link is
+ * retired: only its owner may use it again.
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
@@ -21,6 +22,7 @@ import type { Database } from '../../db/schema.js';
 import type { Accessor } from '../shares/accessor.js';
 import {
   aliasExists,
+  aliasIdTaken,
   deleteAlias,
   findAlias,
   insertAlias,
@@ -154,7 +156,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       const refused = await refusal(accountId, change);
       if (refused) return refused;
       const id = change.id || randomId();
-      if (await aliasExists(db, id)) return taken(id);
+      if (await aliasIdTaken(db, id, accountId)) return taken(id);
       try {
         await db.transaction().execute(async (trx) => {
           await insertAlias(trx, id, accountId, values, d.clock.now());
@@ -180,11 +182,11 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       const refused = await refusal(accountId, change);
       if (refused) return refused;
       const target = change.id || alias.id;
-      if (target !== alias.id && (await aliasExists(db, target))) return taken(target);
+      if (target !== alias.id && (await aliasIdTaken(db, target, accountId))) return taken(target);
       try {
         await db.transaction().execute(async (trx) => {
           if (target === alias.id) await updateAlias(trx, alias.id, values);
-          else await moveAlias(trx, alias, target, values);
+          else await moveAlias(trx, alias, target, values, d.clock.now());
           await replaceMembers(trx, target, cleanMembers(accountId, change.members));
         });
       } catch (e) {
@@ -194,10 +196,10 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       return okId(target, 'alias.modified', 'Alias successfully modified.');
     },
 
-    /** The owner: deletes the alias; its shares stay, no longer linked to it. */
+    /** The owner: deletes the alias; its shares stay, no longer linked to it, and its id is never given to another account. */
     async remove(accountId, aliasId) {
       await owned(accountId, aliasId);
-      await db.transaction().execute((trx) => deleteAlias(trx, aliasId));
+      await db.transaction().execute((trx) => deleteAlias(trx, aliasId, accountId, d.clock.now()));
       return ok('alias.deleted', 'Alias deleted.');
     },
 

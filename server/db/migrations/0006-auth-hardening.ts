@@ -6,6 +6,10 @@
  *   their tokens carry, until the session could not last anyway
  *   (`expires`: its login plus `session-max`); the account's other sessions
  *   go on. Gone with the account.
+ * - `retired_alias_ids`: the ids of deleted and renamed upload links with the
+ *   account that owned them, which alone may use them again: guests who kept
+ *   an old link must never reach another account. Kept when that account is
+ *   deleted.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../connect.js';
@@ -27,8 +31,17 @@ export function authHardening(dialect: DialectName): Migration {
       if (dialect === 'mysql') ended = ended.modifyEnd(sqlTableOptions);
       await ended.execute();
       await db.schema.createIndex('ix_ended_sessions_expires').on('ended_sessions').column('expires').execute();
+
+      let retired = db.schema
+        .createTable('retired_alias_ids')
+        .addColumn('id', ID, (c) => c.primaryKey())
+        .addColumn('account_id', ID, (c) => c.notNull())
+        .addColumn('retired', 'bigint', (c) => c.notNull());
+      if (dialect === 'mysql') retired = retired.modifyEnd(sqlTableOptions);
+      await retired.execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('retired_alias_ids').execute();
       await db.schema.dropTable('ended_sessions').execute();
     },
   };
