@@ -171,6 +171,17 @@ export interface RetiredAliasIdTable {
   retired: number;
 }
 
+/** One attempt a rate limit counts; see migration 0006. */
+export interface RateLimitHitTable {
+  id: string;
+  /** SHA-256 (base64url) of what is counted */
+  hit_key: string;
+  /** epoch ms of the attempt */
+  at: number;
+  /** epoch ms after which the row is of no more use */
+  expires: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -187,6 +198,7 @@ export interface Database {
   guest_notifications: GuestNotificationTable;
   ended_sessions: EndedSessionTable;
   retired_alias_ids: RetiredAliasIdTable;
+  rate_limit_hits: RateLimitHitTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

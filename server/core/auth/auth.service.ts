@@ -173,7 +173,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
   return {
     async login(name, password, client) {
       const login = name.toLowerCase();
-      const attempt = limiter.attempt(client, login);
+      const attempt = await limiter.attempt(client, login);
       if (!attempt.allowed) {
         log.warn('Login refused: too many failed attempts', { login, client });
         throw new AppError('rate-limited', 'Too many failed login attempts. Try again later.', {
@@ -183,7 +183,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
       }
       const outcome = isIdent(login) ? await check(login, password) : { decided: false };
       if (outcome.account) {
-        attempt.succeeded();
+        await attempt.succeeded();
         return success(outcome.account);
       }
       // nobody checked a password: spend the time of one, so this answer looks like a wrong password

@@ -10,6 +10,11 @@
  *   account that owned them, which alone may use them again: guests who kept
  *   an old link must never reach another account. Kept when that account is
  *   deleted.
+ * - `rate_limit_hits`: the attempts rate limits count (logins, share
+ *   passwords, sign-ups, and the addresses where a login succeeded), so that
+ *   servers sharing the database share their counts; `hit_key` is a hash of what
+ *   is counted (never a login or an address in clear), `expires` when the row
+ *   is of no more use.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../connect.js';
@@ -39,8 +44,20 @@ export function authHardening(dialect: DialectName): Migration {
         .addColumn('retired', 'bigint', (c) => c.notNull());
       if (dialect === 'mysql') retired = retired.modifyEnd(sqlTableOptions);
       await retired.execute();
+
+      let hits = db.schema
+        .createTable('rate_limit_hits')
+        .addColumn('id', ID, (c) => c.primaryKey())
+        .addColumn('hit_key', 'varchar(64)', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('expires', 'bigint', (c) => c.notNull());
+      if (dialect === 'mysql') hits = hits.modifyEnd(sqlTableOptions);
+      await hits.execute();
+      await db.schema.createIndex('ix_rate_limit_hits_key_at').on('rate_limit_hits').columns(['hit_key', 'at']).execute();
+      await db.schema.createIndex('ix_rate_limit_hits_expires').on('rate_limit_hits').column('expires').execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('rate_limit_hits').execute();
       await db.schema.dropTable('retired_alias_ids').execute();
       await db.schema.dropTable('ended_sessions').execute();
     },

@@ -15,7 +15,7 @@ import { startPostgres } from '../../support/postgres.js';
 const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
-  'sent_mails', 'guest_notifications', 'ended_sessions', 'retired_alias_ids',
+  'sent_mails', 'guest_notifications', 'ended_sessions', 'retired_alias_ids', 'rate_limit_hits',
 ];
 const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening'];
 
