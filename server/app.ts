@@ -97,7 +97,14 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     log: authLog,
   });
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
-  const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup, passwordMinLength });
+  const signup = createSignupService({
+    db: db.db,
+    clock,
+    log: log.child('signup'),
+    settings: config.backend.signup,
+    passwordMinLength,
+    limiter: createAddressLimiter({ enabled: rl.enabled, limit: rl.signups, windowMs: 3_600_000, name: 'signup', store: hits, clock }),
+  });
   // what multipart requests of a killed server left behind goes before anyone sees it;
   // with a store not reachable, the cleanup job's periodic recovery finishes the job
   const pending = createPendingUploads({ db: db.db, stores, clock, log: log.child('uploads') });

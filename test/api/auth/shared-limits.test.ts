@@ -58,4 +58,13 @@ describe.each([
     expect((await login(b, 'admin', ADMIN.password, '10.4.0.99')).status).toBe(429);
     expect((await login(b, 'admin', ADMIN.password, '198.51.100.9')).body['success']).toBe(true);
   });
+
+  it('sign-ups per address count across both servers', async () => {
+    const register = (s: TestServer, login: string) =>
+      s.request('POST', '/api/v2/open/signup/register', { login, password: 'a-long-password' }, { headers: { 'X-Forwarded-For': '192.0.2.77' } });
+    expect((await register(a, 'first')).body['success']).toBe(true);
+    expect((await register(b, 'second')).body['success']).toBe(true);
+    expect((await register(a, 'third')).status).toBe(429);
+    expect((await register(b, 'fourth')).status).toBe(429);
+  });
 });
