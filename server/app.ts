@@ -127,7 +127,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     clock,
     log: log.child('shares'),
     stores,
-    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour, descriptionLength: config.limits.descriptionLength },
+    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour, sharesPerGuestPerHour: config.limits.sharesPerGuestPerHour, descriptionLength: config.limits.descriptionLength },
     maxPageSize: config.maxPageSize,
     serverSecret: authCfg.serverSecret,
     limiter: limiterOf('share', rl.sharePasswordFailures),
@@ -146,6 +146,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     maxSize: shareCfg.maxSize,
     maxPageSize: config.maxPageSize,
     memberSearchEnabled: config.aliasMemberEnabled,
+    serverSecret: authCfg.serverSecret,
   });
   const events = parts.events ?? createServerEvents(log.child('events'));
   const naming = { language: config.webapp.defaultLanguage, timeZone: config.webapp.defaultTimezone };

@@ -70,6 +70,8 @@ export interface ShareTable {
   sender: string | null;
   /** the name the server composed for a guest share, while it stands (migration 0005) */
   auto_name: string | null;
+  /** a keyed hash of the address of the guest who created it, or null (migration 0006) */
+  guest_key: Generated<string | null>;
 }
 
 export interface PublishShareTable {

@@ -9,10 +9,12 @@
  * its expiry (if any) not reached. The id of a deleted or renamed link is
  * retired: only its owner may use it again.
  */
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import { cleanDisplayName } from '../../common/display-name.js';
 import { formatDuration } from '../../common/durations.js';
+import { addressGroup } from '../../common/ip-ranges.js';
 import { forbidden, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
@@ -50,6 +52,8 @@ export interface AliasServiceDeps {
   maxPageSize: number;
   /** `alias-member-enabled`: when false the member search answers 404 */
   memberSearchEnabled: boolean;
+  /** keys the hash of guests' addresses (`GuestAccessor.guestKey`) */
+  serverSecret: Uint8Array;
 }
 
 /** A guest: the accessor of an alias id. */
@@ -63,7 +67,8 @@ export interface AliasService {
   remove(accountId: string, aliasId: string): Promise<BasicResult>;
   searchMembers(accountId: string, q: string): Promise<AccountLight[]>;
   openInfo(aliasId: string): Promise<OpenAlias>;
-  guestAccessor(aliasId: string): Promise<GuestAccessor | undefined>;
+  /** The `Service-Alias` check for a guest at `client` (its address). */
+  guestAccessor(aliasId: string, client: string): Promise<GuestAccessor | undefined>;
   /** Whether the account owns the alias or is one of its members. */
   canSee(accountId: string, aliasId: string): Promise<boolean>;
 }
@@ -229,10 +234,12 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
     },
 
     /** The `Service-Alias` check: the accessor of an alias open to guests, else undefined. */
-    async guestAccessor(aliasId) {
+    async guestAccessor(aliasId, client) {
       const a = await findAlias(db, aliasId);
       if (!open(a)) return undefined;
-      return { kind: 'alias', aliasId: a.id, ownerId: a.ownerId, aliasName: a.name, validity: a.validity };
+      // the address is kept only as this hash, keyed so it cannot be looked up from the table alone
+      const guestKey = createHmac('sha256', d.serverSecret).update(addressGroup(client)).digest('base64url');
+      return { kind: 'alias', aliasId: a.id, ownerId: a.ownerId, aliasName: a.name, validity: a.validity, guestKey };
     },
 
     async canSee(accountId, aliasId) {

@@ -15,6 +15,9 @@
  *   servers sharing the database share their counts; `hit_key` is a hash of what
  *   is counted (never a login or an address in clear), `expires` when the row
  *   is of no more use.
+ * - `shares.guest_key`: for a share a guest created, a keyed hash of the
+ *   guest's address (an IPv6 address by its /64), so an upload link's hourly
+ *   allowance is counted per guest as well; null for users' shares.
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../connect.js';
@@ -55,8 +58,11 @@ export function authHardening(dialect: DialectName): Migration {
       await hits.execute();
       await db.schema.createIndex('ix_rate_limit_hits_key_at').on('rate_limit_hits').columns(['hit_key', 'at']).execute();
       await db.schema.createIndex('ix_rate_limit_hits_expires').on('rate_limit_hits').column('expires').execute();
+
+      await db.schema.alterTable('shares').addColumn('guest_key', 'varchar(64)').execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('shares').dropColumn('guest_key').execute();
       await db.schema.dropTable('rate_limit_hits').execute();
       await db.schema.dropTable('retired_alias_ids').execute();
       await db.schema.dropTable('ended_sessions').execute();
