@@ -12,7 +12,7 @@ import { createAuthService, type AuthService } from './core/auth/auth.service.js
 import { createCleanupJob, type CleanupJob } from './core/cleanup/cleanup.service.js';
 import { buildLoginModules } from './core/auth/login-modules/index.js';
 import { createOAuthService } from './core/auth/oauth.service.js';
-import { createDatabaseHitStore, createMemoryHitStore } from './core/auth/hit-store.js';
+import { createDatabaseHitStore, createMemoryHitStore } from './core/auth/hit-store.repository.js';
 import { createAddressLimiter, createRateLimiter } from './core/auth/rate-limiter.js';
 import { createTokenService } from './core/auth/token.js';
 import { createChecksumQueue } from './core/checksums/checksum.queue.js';

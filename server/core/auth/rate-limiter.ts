@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock.js';
 import { addressGroup } from '../../common/ip-ranges.js';
-import type { Hit, HitStore } from './hit-store.js';
+import type { Hit, HitStore } from './hit-store.repository.js';
 
 /** The outcome of `RateLimiter.attempt`. */
 export type Attempt =

@@ -264,17 +264,6 @@ export const allowanceShares = async (
   };
 };
 
-/** How many shares came through the alias after `since`, and when the oldest of them was created (0: none). */
-export const recentAliasShares = async (db: Db, aliasId: string, since: number): Promise<{ count: number; oldest: number }> => {
-  const row = await db
-    .selectFrom('shares')
-    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
-    .where('alias_id', '=', aliasId)
-    .where('created', '>', since)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.n), oldest: Number(row.oldest) };
-};
-
 /** The columns of a share that change after its creation; only those given are written. */
 export interface ShareChanges {
   name?: string | null;

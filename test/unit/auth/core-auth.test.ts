@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../server/common/clock.js';
 import { hashPassword, secretEquals, verifyPassword } from '../../../server/core/auth/password-hash.js';
-import { createMemoryHitStore } from '../../../server/core/auth/hit-store.js';
+import { createMemoryHitStore } from '../../../server/core/auth/hit-store.repository.js';
 import { createRateLimiter } from '../../../server/core/auth/rate-limiter.js';
 import { createTokenService } from '../../../server/core/auth/token.js';
 import { SignJWT } from 'jose';
