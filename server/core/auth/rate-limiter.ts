@@ -47,7 +47,7 @@ const waitBelow = (times: readonly number[], n: number, windowMs: number, now: n
   return Math.max(1, Math.ceil((freeing + windowMs - now) / 1000));
 };
 
-/** `times` without one occurrence of each of `own`. */
+/** `times` without one occurrence of `own` (the attempt being refused). */
 const without = (times: readonly number[], own: number): number[] => {
   const i = times.lastIndexOf(own);
   return i < 0 ? [...times] : [...times.slice(0, i), ...times.slice(i + 1)];
