@@ -12,7 +12,8 @@ import { createAuthService, type AuthService } from './core/auth/auth.service.js
 import { createCleanupJob, type CleanupJob } from './core/cleanup/cleanup.service.js';
 import { buildLoginModules } from './core/auth/login-modules/index.js';
 import { createOAuthService } from './core/auth/oauth.service.js';
-import { createRateLimiter } from './core/auth/rate-limiter.js';
+import { createDatabaseHitStore, createMemoryHitStore } from './core/auth/hit-store.repository.js';
+import { createAddressLimiter, createRateLimiter } from './core/auth/rate-limiter.js';
 import { createTokenService } from './core/auth/token.js';
 import { createChecksumQueue } from './core/checksums/checksum.queue.js';
 import { createHashThread } from './core/checksums/hash-thread.js';
@@ -77,24 +78,33 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const authLog = log.child('auth');
   const { auth: authCfg } = config.backend;
   const tokens = createTokenService(authCfg.serverSecret, { sessionValidMs: authCfg.sessionValid, sessionMaxMs: authCfg.sessionMax }, clock);
-  const limiter = createRateLimiter({
-    enabled: config.rateLimit.enabled,
-    limit: config.rateLimit.loginFailures,
-    windowMs: config.rateLimit.window,
-    clock,
-  });
+  // servers sharing a network database share their counts; one server on SQLite counts in memory
+  const hits = db.dialect === 'sqlite' ? createMemoryHitStore(clock) : createDatabaseHitStore(db.db, clock);
+  const rl = config.rateLimit;
+  const limiterOf = (name: string, limit: number) =>
+    createRateLimiter({ enabled: rl.enabled, limit, allAddresses: rl.allAddresses, windowMs: rl.window, rememberMs: rl.rememberSuccess, name, store: hits, clock });
+  const limiter = limiterOf('login', rl.loginFailures);
+  const { passwordMinLength } = config.backend.auth;
+  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts'), passwordMinLength });
   const auth = createAuthService({
     db: db.db,
     tokens,
+    sessionMaxMs: authCfg.sessionMax,
+    changePassword: accounts.changePassword,
     modules: buildLoginModules(authCfg, db.db, authLog),
     limiter,
     clock,
     log: authLog,
   });
   const oauth = createOAuthService({ providers: authCfg.oauth, secret: authCfg.serverSecret, auth, clock, log: authLog.child('oauth') });
-  const { passwordMinLength } = config.backend.auth;
-  const accounts = createAccountService({ db: db.db, clock, log: log.child('accounts'), passwordMinLength });
-  const signup = createSignupService({ db: db.db, clock, log: log.child('signup'), settings: config.backend.signup, passwordMinLength });
+  const signup = createSignupService({
+    db: db.db,
+    clock,
+    log: log.child('signup'),
+    settings: config.backend.signup,
+    passwordMinLength,
+    limiter: createAddressLimiter({ enabled: rl.enabled, limit: rl.signups, windowMs: 3_600_000, name: 'signup', store: hits, clock }),
+  });
   // what multipart requests of a killed server left behind goes before anyone sees it;
   // with a store not reachable, the cleanup job's periodic recovery finishes the job
   const pending = createPendingUploads({ db: db.db, stores, clock, log: log.child('uploads') });
@@ -117,10 +127,10 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     clock,
     log: log.child('shares'),
     stores,
-    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour, descriptionLength: config.limits.descriptionLength },
+    rules: { maxValidity: shareCfg.maxValidity, requireSharePassword: shareCfg.requireSharePassword, sharesPerAliasPerHour: config.limits.sharesPerAliasPerHour, sharesPerGuestPerHour: config.limits.sharesPerGuestPerHour, descriptionLength: config.limits.descriptionLength },
     maxPageSize: config.maxPageSize,
     serverSecret: authCfg.serverSecret,
-    rateLimit: { enabled: config.rateLimit.enabled, failures: config.rateLimit.sharePasswordFailures, windowMs: config.rateLimit.window },
+    limiter: limiterOf('share', rl.sharePasswordFailures),
   });
   const downloads = createDownloadService({ db: db.db, stores, zipMaxSize: shareCfg.zipMaxSize });
   const checksums = createChecksumQueue({ db: db.db, stores, settings: config.backend.computeChecksum, log: log.child('checksums') });
@@ -136,6 +146,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     maxSize: shareCfg.maxSize,
     maxPageSize: config.maxPageSize,
     memberSearchEnabled: config.aliasMemberEnabled,
+    serverSecret: authCfg.serverSecret,
   });
   const events = parts.events ?? createServerEvents(log.child('events'));
   const naming = { language: config.webapp.defaultLanguage, timeZone: config.webapp.defaultTimezone };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server, type ServerOptions as ServerOptionsOfHttp, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { weakFixedPassword } from './config/rules.js';
 import { buildApp, type App } from './app.js';
 import { systemClock, type Clock } from './common/clock.js';
 import type { Logger } from './common/log.js';
@@ -162,6 +163,8 @@ export const createServer = (config: Config, options: ServerOptions = {}): PierS
       const host = config.bind.address.includes(':') ? `[${config.bind.address}]` : config.bind.address;
       const url = `http://${host}:${port}`;
       log.info(`Pier is listening on ${url}`);
+      const weak = weakFixedPassword(config.backend.auth);
+      if (weak) log.error(weak);
       app.cleanup.start();
       return { url, port };
     },

@@ -36,3 +36,34 @@ export const inRanges = (list: BlockList, address: string | undefined): boolean 
   return family !== 0 && list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
 };
 
+
+/** The eight groups of an IPv6 address (without zone), as numbers; undefined when it is not one. */
+const ipv6Groups = (address: string): number[] | undefined => {
+  const plain = address.split('%')[0]!;
+  if (isIP(plain) !== 6) return undefined;
+  let text = plain;
+  // an embedded IPv4 tail (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) as two groups
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const front = part(head);
+  const back = tail === undefined ? [] : part(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+};
+
+/**
+ * The key a client address is counted under by rate limits: an IPv4 address
+ * as it is (IPv4-mapped ones too), an IPv6 address as its /64 network, since
+ * one IPv6 host is usually given a whole /64 and may use any address in it.
+ * Anything else is returned as it is.
+ */
+export const addressGroup = (address: string): string => {
+  const plain = plainAddress(address);
+  const groups = ipv6Groups(plain);
+  if (!groups) return plain;
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+};

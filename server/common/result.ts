@@ -32,6 +32,7 @@ export const resultCodes = [
   'signup.invites-disabled',
   'signup.invite-password-wrong',
   'signup.invite-created',
+  'signup.too-many',
   'account.created',
   'account.exists',
   'account.modified',

@@ -131,6 +131,13 @@ What Pier refuses, and why (the server does not start and names the key):
   the file does not parse.
 - A data directory (new in Pier, see \`data-dir\`) that another user owns or others can write.
 
+What Pier lets start but warns about at every start, as an error in the log, until it is
+changed: a \`backend.auth.fixed.password\` shorter than \`backend.auth.password-min-length\`
+(8 characters by default), such as Sharry's documented \`admin\`/\`admin\`. The operator wrote
+it in their own file, so the fixed login works; every other password (sign-up, an admin's
+reset, a password change) must have at least that many characters, where Sharry has no
+minimum.
+
 What Pier ignores, with a warning: \`server-secret = "hex:caffee"\`, the example secret of
 Sharry's \`reference.conf\`, which would let anyone who knows it forge tokens; Pier uses the
 secret it generated and keeps in the data directory instead (remove the key to silence the

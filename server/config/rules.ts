@@ -175,10 +175,8 @@ const oauthRequired = {
 
 const checkAuth = (c: SpecValue, r: Report): void => {
   const a = c.backend.auth;
+  // a fixed password below the minimum is the operator's own choice: the server starts and warns (weakFixedPassword)
   checkFixed(a.fixed, r);
-  const chars = [...a.fixed.password].length;
-  if (a.fixed.enabled && chars > 0 && chars < a.passwordMinLength)
-    r.err('backend.auth.fixed.password', `has ${chars} characters, fewer than ${key('backend.auth.password-min-length')} (${a.passwordMinLength})`);
   for (const [mod, m] of [['http', a.http], ['http-basic', a.httpBasic]] as const) {
     if (!/^[A-Za-z]+$/.test(m.method)) r.err(`backend.auth.${mod}.method`, `expected an HTTP method, got ${JSON.stringify(m.method)}`);
     m.method = m.method.toUpperCase();
@@ -196,6 +194,21 @@ const checkAuth = (c: SpecValue, r: Report): void => {
   if (!passwordModules && !external) r.warn('backend.auth', 'no login module is enabled; nobody can log in');
   if (!a.internal.enabled && c.backend.signup.mode !== 'closed')
     r.warn('backend.signup.mode', `is ${c.backend.signup.mode} but the internal login module is disabled; signed-up accounts cannot log in`);
+};
+
+/**
+ * The warning for an enabled fixed login whose password is shorter than
+ * `backend.auth.password-min-length` (Sharry's documented `admin`/`admin`),
+ * or undefined. The server logs it at every start, as an error, until the
+ * file is changed: the operator chose it, so it does not stop the start.
+ */
+export const weakFixedPassword = (a: { fixed: { enabled: boolean; user: string; password: string }; passwordMinLength: number }): string | undefined => {
+  const chars = [...a.fixed.password].length;
+  if (!a.fixed.enabled || chars === 0 || chars >= a.passwordMinLength) return undefined;
+  return (
+    `SECURITY: ${key('backend.auth.fixed.password')} has ${chars} characters, fewer than ${key('backend.auth.password-min-length')} ` +
+    `(${a.passwordMinLength}): the admin login '${a.fixed.user}' is easy to guess. Set a longer password.`
+  );
 };
 
 /** One message for an enabled fixed login that lacks its login or password: there is no default for either. */

@@ -407,11 +407,14 @@ export const restserverSpec = group('service.restserver', {
     'Custom content (`custom-content`)',
   ),
   'rate-limit': group(
-    'Per client address and per login; an attempt counts before it is checked; over the limit the answer is 429 with `Retry-After`',
+    'Per client address (IPv6 addresses grouped by their /64 network) and per login or share; an attempt counts before it is checked; over the limit the answer is 429 with `Retry-After`. Servers sharing a PostgreSQL or MariaDB database share their counts; a server on SQLite counts in memory',
     {
       enabled: bool(true, 'Limit failed attempts'),
-      'login-failures': int(10, 'Login attempts per window, per client address and per login', { min: 1 }),
-      'share-password-failures': int(10, 'Share-password attempts per window, per client address and per share', { min: 1 }),
+      'login-failures': int(10, 'Login attempts per window, per client address', { min: 1 }),
+      'share-password-failures': int(10, 'Share-password attempts per window, per client address', { min: 1 }),
+      'all-addresses': int(30, 'Attempts on one login, or on one share\'s password, per window from every client address together; beyond it only addresses where that login or share password succeeded before get in', { min: 1 }),
+      'remember-success': duration('30 days', 'How long an address where a login or share password succeeded is let in while others are held back by `all-addresses`', { min: 1 }),
+      signups: int(10, 'Sign-up attempts per client address per hour', { min: 1 }),
       window: duration('1 minute', 'Length of the window', { min: 1 }),
     },
     'Rate limits (`rate-limit`)',
@@ -420,7 +423,8 @@ export const restserverSpec = group('service.restserver', {
     'Bounds on what one client can make the server do or keep',
     {
       'files-per-share': int(1000, 'Files one share may hold', { min: 1 }),
-      'shares-per-alias-per-hour': int(30, 'Shares guests may create through one upload link (alias) per hour', { min: 1 }),
+      'shares-per-alias-per-hour': int(30, 'Shares guests may create through one upload link (alias) per hour; shares that never received a byte do not count', { min: 1 }),
+      'shares-per-guest-per-hour': int(10, 'Shares one guest address (IPv6: its /64 network) may create through one upload link per hour, empty ones included', { min: 1 }),
       'alias-mails-per-hour': int(10, 'Notification mails triggered by guests of one upload link per hour (and one per share)', { min: 0 }),
       'mails-per-account-per-hour': int(30, 'Recipients one account may mail through `/sec/mail/send` per hour (at most 50 per mail); 0 disables sending', { min: 0 }),
       'description-length': int(20000, 'Characters a share description may have', { min: 1 }),

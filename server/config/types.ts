@@ -164,10 +164,19 @@ export interface Config {
     cacheSize: number;
   };
   customContent: { enabled: boolean; directory: string };
-  rateLimit: { enabled: boolean; loginFailures: number; sharePasswordFailures: number; window: number };
+  rateLimit: {
+    enabled: boolean;
+    loginFailures: number;
+    sharePasswordFailures: number;
+    allAddresses: number;
+    rememberSuccess: number;
+    signups: number;
+    window: number;
+  };
   limits: {
     filesPerShare: number;
     sharesPerAliasPerHour: number;
+    sharesPerGuestPerHour: number;
     aliasMailsPerHour: number;
     mailsPerAccountPerHour: number;
     descriptionLength: number;

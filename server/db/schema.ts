@@ -70,6 +70,8 @@ export interface ShareTable {
   sender: string | null;
   /** the name the server composed for a guest share, while it stands (migration 0005) */
   auto_name: string | null;
+  /** a keyed hash of the address of the guest who created it, or null (migration 0006) */
+  guest_key: Generated<string | null>;
 }
 
 export interface PublishShareTable {
@@ -154,6 +156,34 @@ export interface GuestNotificationTable {
   created: number;
 }
 
+/** A session ended by a plain logout; see migration 0006. */
+export interface EndedSessionTable {
+  /** the session id its tokens carry */
+  id: string;
+  account_id: string;
+  /** epoch ms after which no token of the session is valid anyway (login + `session-max`) */
+  expires: number;
+}
+
+/** The id of a deleted or renamed upload link, reserved for its owner; see migration 0006. */
+export interface RetiredAliasIdTable {
+  id: string;
+  account_id: string;
+  /** epoch ms */
+  retired: number;
+}
+
+/** One attempt a rate limit counts; see migration 0006. */
+export interface RateLimitHitTable {
+  id: string;
+  /** SHA-256 (base64url) of what is counted */
+  hit_key: string;
+  /** epoch ms of the attempt */
+  at: number;
+  /** epoch ms after which the row is of no more use */
+  expires: number;
+}
+
 /** A job of the checksum queue and its lease; see migration 0007. */
 export interface ChecksumJobTable {
   /** the binary (`file_meta.file_id`) whose checksum is to be computed */
@@ -178,6 +208,9 @@ export interface Database {
   pending_uploads: PendingUploadTable;
   sent_mails: SentMailTable;
   guest_notifications: GuestNotificationTable;
+  ended_sessions: EndedSessionTable;
+  retired_alias_ids: RetiredAliasIdTable;
+  rate_limit_hits: RateLimitHitTable;
   checksum_jobs: ChecksumJobTable;
 }
 

@@ -85,7 +85,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   // Zones: authentication is applied once per prefix.
   app.use('/api/v2/sec', requireUser(deps.auth));
   app.use('/api/v2/admin', requireUser(deps.auth), requireAdmin);
-  app.use('/api/v2/alias', requireAlias(deps.aliases));
+  app.use('/api/v2/alias', requireAlias(deps.aliases, deps.origin));
   app.use(coverPathRewrite);
   app.use(playerPrefixes, playerZone(deps));
 

@@ -1,7 +1,7 @@
 // Calls of the account administration (`/api/v2/admin/account...`), the
 // invitation route, and the caller's own settings (`/api/v2/sec/settings/...`).
 import { apiFetch, apiResult, type BasicResult } from './http';
-import type { AccountCreate, AccountDetail, AccountModify, InviteResult } from './types';
+import type { AccountCreate, AccountDetail, AccountModify, InviteResult, PasswordChangeResult } from './types';
 
 const enc = encodeURIComponent;
 
@@ -39,5 +39,6 @@ export async function hasInternalPassword(): Promise<boolean> {
   return (await apiFetch<BasicResult>('/api/v2/sec/settings/password')).success;
 }
 
-export const changePassword = (oldPassword: string, newPassword: string): Promise<BasicResult> =>
-  apiResult('/api/v2/sec/settings/password', { method: 'POST', body: { oldPassword, newPassword } });
+/** Changes the caller's password; the answer carries the caller's new session token (every other session ended). */
+export const changePassword = (oldPassword: string, newPassword: string): Promise<PasswordChangeResult> =>
+  apiResult<PasswordChangeResult>('/api/v2/sec/settings/password', { method: 'POST', body: { oldPassword, newPassword } });

@@ -168,7 +168,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Clear the authentication cookie */
+        /** End the caller's session (its token and renewed ones stop working on every server; the account's other sessions go on) and clear the authentication cookie */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Change the caller's internal password
-         * @description A password shorter than `backend.auth.password-min-length` (appconfig `passwordMinLength`) is `success: false` with code `account.password-too-short`; nothing changes.
+         * @description A password shorter than `backend.auth.password-min-length` (appconfig `passwordMinLength`) is `success: false` with code `account.password-too-short`; nothing changes. A change ends every session of the account, the caller's included, and answers with the token of a new session for the caller (also set as the `service_auth` cookie), so the client that made the change stays signed in; `token` is null when nothing changed.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -3459,7 +3459,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** What the guest page shows of an alias open to guests; `404` for unknown, disabled or expired aliases */
+        /** What the guest page shows of an alias open to guests (what its owner chose to tell them, never the owner's login); `404` for unknown, disabled or expired aliases */
         get: operations["openAlias"];
         put?: never;
         post?: never;
@@ -3698,7 +3698,14 @@ export interface components {
          * @description The outcome as a stable machine code (e.g. `share.published`, `share.password-wrong`, `auth.failed`, `error.not-found`), for clients that show it in the user's language; `message` says it in English. Errors without a more specific code are `error.<kind>` (`error.bad-request`, `error.forbidden`, `error.not-found`, `error.too-large`, `error.rate-limited`, `error.internal`, ...).
          * @enum {string}
          */
-        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.misdirected" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared";
+        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.misdirected" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "signup.too-many" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared";
+        PasswordChangeResult: {
+            success: boolean;
+            message: string;
+            code: components["schemas"]["ResultCode"];
+            /** @description the caller's new session token after a change (the old one ends with it); null when nothing changed */
+            token: string | null;
+        };
         BasicResult: {
             success: boolean;
             message: string;
@@ -4301,8 +4308,6 @@ export interface components {
              * @description bytes; the size limit of one share uploaded through the link: its own limit, at most `share.max-size`
              */
             maxSize: number;
-            /** @description the owner's login: whose link it is */
-            owner: string;
             /** @description how many members see the uploads besides the owner */
             members: number;
             /** @description the owner's message for guests, plain text */
@@ -4659,6 +4664,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Basic"];
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     newInviteAdmin: {
@@ -4796,7 +4802,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Basic"];
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChangeResult"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };

@@ -23,6 +23,7 @@ export type AccountState = AccountDetail['state'];
 export type AccountCreate = Schemas['AccountCreate'];
 export type AccountModify = Schemas['AccountModify'];
 export type InviteResult = Schemas['InviteResult'];
+export type PasswordChangeResult = Schemas['PasswordChangeResult'];
 export type AccountLight = Schemas['AccountLight'];
 /** An upload link (alias) as its owner and members see it. */
 export type AliasDetail = Schemas['AliasDetail'];

@@ -32,6 +32,7 @@ export default {
     'invites-disabled': 'Dieser Server nutzt keine Einladungen für die Registrierung.',
     'invite-password-wrong': 'Das Einladungspasswort ist falsch.',
     'invite-created': 'Neuer Einladungsschlüssel erstellt.',
+    'too-many': 'Zu viele Registrierungen von deiner Adresse. Versuch es in einer Stunde noch einmal.',
   },
   account: {
     created: 'Konto angelegt.',

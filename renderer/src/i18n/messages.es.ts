@@ -32,6 +32,7 @@ export default {
     'invites-disabled': 'Este servidor no usa invitaciones para el registro.',
     'invite-password-wrong': 'La contraseña de invitación es incorrecta.',
     'invite-created': 'Se ha creado una nueva clave de invitación.',
+    'too-many': 'Demasiados registros desde tu dirección. Vuelve a intentarlo dentro de una hora.',
   },
   account: {
     created: 'Cuenta creada.',

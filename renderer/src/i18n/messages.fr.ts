@@ -32,6 +32,7 @@ export default {
     'invites-disabled': 'Ce serveur n’utilise pas d’invitations pour les inscriptions.',
     'invite-password-wrong': 'Le mot de passe d’invitation est incorrect.',
     'invite-created': 'Nouvelle clé d’invitation créée.',
+    'too-many': 'Trop d’inscriptions depuis votre adresse. Réessayez dans une heure.',
   },
   account: {
     created: 'Compte créé.',

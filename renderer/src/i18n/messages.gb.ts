@@ -33,6 +33,7 @@ export default {
     'invites-disabled': 'This server does not use invitations for sign-up.',
     'invite-password-wrong': 'The invitation password is wrong.',
     'invite-created': 'New invitation key created.',
+    'too-many': 'Too many sign-ups from your address. Try again in an hour.',
   },
   account: {
     created: 'Account created.',

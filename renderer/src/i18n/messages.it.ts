@@ -32,6 +32,7 @@ export default {
     'invites-disabled': 'Questo server non usa inviti per la registrazione.',
     'invite-password-wrong': 'La password di invito è sbagliata.',
     'invite-created': 'Nuova chiave di invito creata.',
+    'too-many': 'Troppe registrazioni dal tuo indirizzo. Riprova tra un’ora.',
   },
   account: {
     created: 'Account creato.',

@@ -60,6 +60,11 @@ export const useAuthStore = defineStore('auth', () => {
     setAccount(null);
   }
 
+  /** Goes on with the token of a new session the server handed out (after a password change). */
+  function adoptToken(newToken: string): void {
+    if (account.value) setAccount({ ...account.value, token: newToken });
+  }
+
   /** Signs in with login and password; resolves to the server's result (success or not). */
   async function signIn(user: string, password: string): Promise<AuthResult> {
     const result = await api.login(user, password);
@@ -128,5 +133,5 @@ export const useAuthStore = defineStore('auth', () => {
 
   schedule();
 
-  return { account, token, loggedIn, isAdmin, login, signIn, renew, proxySignIn, signOut, signOutEverywhere, clear, followOtherTabs };
+  return { account, token, loggedIn, isAdmin, login, adoptToken, signIn, renew, proxySignIn, signOut, signOutEverywhere, clear, followOtherTabs };
 });

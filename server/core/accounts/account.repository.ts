@@ -132,7 +132,7 @@ export const lockAccount = async (db: Db, id: string): Promise<void> => {
   await db.updateTable('accounts').set((eb) => ({ created: eb.ref('created') })).where('id', '=', id).execute();
 };
 
-/** What every authenticated request checks about its account: one read by primary key. */
+/** What every authenticated request checks about its account and session: one read by primary keys. */
 export interface SessionAccount {
   id: string;
   login: string;
@@ -140,18 +140,32 @@ export interface SessionAccount {
   active: boolean;
   /** bumped by a password change, an admin's reset, disabling and "sign out everywhere" */
   generation: number;
+  /** whether the session asked about was ended by a logout */
+  ended: boolean;
 }
 
-const sessionAccountQuery = (db: Db) => db.selectFrom('accounts').select(['id', 'login', 'admin', 'state', 'session_gen']).where('id', '=', '').compile();
+// placeholders of the compiled query, replaced by the real values at each read
+const ACCOUNT = '\u0000account';
+const SESSION = '\u0000session';
+
+const sessionAccountQuery = (db: Db) =>
+  db
+    .selectFrom('accounts')
+    .select(['id', 'login', 'admin', 'state', 'session_gen'])
+    .select((eb) => eb.exists(eb.selectFrom('ended_sessions').select('ended_sessions.id').where('ended_sessions.id', '=', SESSION)).as('ended'))
+    .where('accounts.id', '=', ACCOUNT)
+    .compile();
 type SessionAccountRow = InferResult<ReturnType<typeof sessionAccountQuery>>[number];
 
-/** The session read, compiled once per database: only its one parameter, the id, changes. */
+/** The session read, compiled once per database: only its parameters, the ids, change. */
 const sessionAccountQueries = new WeakMap<Db, CompiledQuery<SessionAccountRow>>();
 
-export const findSessionAccount = async (db: Db, id: string): Promise<SessionAccount | undefined> => {
+/** The account `id` and whether its session `sessionId` was ended by a logout (none given: not ended). */
+export const findSessionAccount = async (db: Db, id: string, sessionId = ''): Promise<SessionAccount | undefined> => {
   let query = sessionAccountQueries.get(db);
   if (!query) sessionAccountQueries.set(db, (query = sessionAccountQuery(db)));
-  const row = (await db.executeQuery<SessionAccountRow>({ ...query, parameters: [id] })).rows[0];
+  const parameters = query.parameters.map((p) => (p === ACCOUNT ? id : p === SESSION ? sessionId : p));
+  const row = (await db.executeQuery<SessionAccountRow>({ ...query, parameters })).rows[0];
   return (
     row && {
       id: row.id,
@@ -159,8 +173,26 @@ export const findSessionAccount = async (db: Db, id: string): Promise<SessionAcc
       admin: toBool(row.admin),
       active: parseAccountState(row.state) === 'Active',
       generation: Number(row.session_gen),
+      ended: toBool(row.ended),
     }
   );
+};
+
+/**
+ * Ends one session of the account (a plain logout), kept until `expires`, when
+ * none of its tokens is valid anyway; sessions that ran out are forgotten
+ * meanwhile. Ending a session twice is no error.
+ */
+export const endOneSession = async (db: Db, accountId: string, sessionId: string, expires: number, now: number): Promise<void> => {
+  await db.deleteFrom('ended_sessions').where('expires', '<', now).execute();
+  const known = await db.selectFrom('ended_sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+  if (known) return;
+  try {
+    await db.insertInto('ended_sessions').values({ id: sessionId, account_id: accountId, expires }).execute();
+  } catch (e) {
+    // a second logout of the same session at the same time: the first one ended it
+    if (!(await db.selectFrom('ended_sessions').select('id').where('id', '=', sessionId).executeTakeFirst())) throw e;
+  }
 };
 
 /** Ends every session of the account (see `SessionAccount.generation`); false when it does not exist. */
@@ -175,10 +207,22 @@ export const recordLogin = async (db: Db, id: string, now: number): Promise<void
     .execute();
 };
 
-export const deleteAccount = async (db: Db, id: string): Promise<number> => {
-  const res = await db.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
-  return Number(res.numDeletedRows);
-};
+/**
+ * Deletes the account; the database removes what it owned. The ids of its
+ * upload links are retired first, so no other account ever gets them.
+ */
+export const deleteAccount = async (db: Db, id: string, now: number): Promise<number> =>
+  db.transaction().execute(async (trx) => {
+    const links = await trx
+      .selectFrom('aliases')
+      .select('aliases.id')
+      .where('aliases.account_id', '=', id)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('retired_alias_ids').select('retired_alias_ids.id').whereRef('retired_alias_ids.id', '=', 'aliases.id'))))
+      .execute();
+    if (links.length > 0) await trx.insertInto('retired_alias_ids').values(links.map((l) => ({ id: l.id, account_id: id, retired: now }))).execute();
+    const res = await trx.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  });
 
 export const countAccounts = async (db: Db): Promise<number> => {
   const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('c')).executeTakeFirstOrThrow();

@@ -140,7 +140,7 @@ export const createAccountService = (deps: {
       await mustExist(id);
       if (actorId === id) return fail('account.own-delete', 'You cannot delete your own account.');
       for (const hook of hooks) await hook(id);
-      await deleteAccount(db, id);
+      await deleteAccount(db, id, clock.now());
       log.info('Account deleted', { id });
       return ok('account.deleted', 'Account deleted.');
     },
@@ -166,7 +166,7 @@ export const createAccountService = (deps: {
       const tooShort = checkPasswordRule(newPassword, passwordMinLength);
       if (tooShort) return tooShort;
       if (!(await verifyPassword(oldPassword, await findPasswordHash(db, accountId)))) return fail('account.password-wrong', 'Password is wrong.');
-      // every session ends with the old password, this one too: the client signs in again with the new one
+      // every session ends with the old password, the caller's too (AuthService.changePassword hands it a new one)
       await updateAccount(db, accountId, { passwordHash: await hashPassword(newPassword), endSessions: true });
       return ok('account.password-changed', 'Password successfully changed.');
     },

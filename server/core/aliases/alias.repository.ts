@@ -44,6 +44,22 @@ export const findAlias = async (db: Db, id: string): Promise<AliasRecord | undef
 export const aliasExists = async (db: Db, id: string): Promise<boolean> =>
   (await db.selectFrom('aliases').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
+/**
+ * Whether `id` cannot be given to an alias of `accountId`: an alias has it, or
+ * it is the retired id of a link another account owned.
+ */
+export const aliasIdTaken = async (db: Db, id: string, accountId: string): Promise<boolean> => {
+  if (await aliasExists(db, id)) return true;
+  const retired = await db.selectFrom('retired_alias_ids').select('account_id').where('id', '=', id).executeTakeFirst();
+  return retired !== undefined && retired.account_id !== accountId;
+};
+
+/** Reserves the id of a link that goes away (deleted or renamed) for its owner. Run inside a transaction. */
+const retireAliasId = async (db: Db, id: string, accountId: string, now: number): Promise<void> => {
+  const known = await db.selectFrom('retired_alias_ids').select('id').where('id', '=', id).executeTakeFirst();
+  if (!known) await db.insertInto('retired_alias_ids').values({ id, account_id: accountId, retired: now }).execute();
+};
+
 /** Aliases owned by `accountId` or having it as a member, `q` matching the name, by name. */
 export const listVisibleAliases = async (db: Db, accountId: string, q: string, limit: number): Promise<AliasRecord[]> => {
   let query = aliasWithOwner(db).where((eb) =>
@@ -139,7 +155,8 @@ export const updateAlias = async (db: Db, id: string, v: AliasValues): Promise<v
  * Gives an alias a new id: a new row, then its members and shares follow, then
  * the old row goes. Run inside a transaction.
  */
-export const moveAlias = async (db: Db, from: AliasRecord, to: string, v: AliasValues): Promise<void> => {
+export const moveAlias = async (db: Db, from: AliasRecord, to: string, v: AliasValues, now: number): Promise<void> => {
+  await retireAliasId(db, from.id, from.ownerId, now);
   await insertAlias(db, to, from.ownerId, v, from.created);
   await db.updateTable('alias_members').set({ alias_id: to }).where('alias_id', '=', from.id).execute();
   await db.updateTable('shares').set({ alias_id: to }).where('alias_id', '=', from.id).execute();
@@ -157,11 +174,12 @@ export const replaceMembers = async (db: Db, aliasId: string, accountIds: string
 };
 
 /**
- * Deletes an alias; its shares stay and lose the link. Explicit rather than
- * left to the foreign keys, so every database does the same. Run inside a
- * transaction.
+ * Deletes an alias; its shares stay and lose the link, its id stays its
+ * owner's. Explicit rather than left to the foreign keys, so every database
+ * does the same. Run inside a transaction.
  */
-export const deleteAlias = async (db: Db, id: string): Promise<void> => {
+export const deleteAlias = async (db: Db, id: string, ownerId: string, now: number): Promise<void> => {
+  await retireAliasId(db, id, ownerId, now);
   await db.updateTable('shares').set({ alias_id: null }).where('alias_id', '=', id).execute();
   await db.deleteFrom('alias_members').where('alias_id', '=', id).execute();
   await db.deleteFrom('aliases').where('id', '=', id).execute();

@@ -6,11 +6,15 @@
  * to them. Business outcomes (taken id, validity over the maximum, unknown
  * member accounts, a size limit over `share.max-size`) are `{success:false}`
  * results. A link is open to guests while it is enabled, its owner active and
- * its expiry (if any) not reached.
+ * its expiry (if any) not reached. The id of a deleted or renamed link is
+ * retired: only its owner may use it again.
  */
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
+import { cleanDisplayName } from '../../common/display-name.js';
 import { formatDuration } from '../../common/durations.js';
+import { addressGroup } from '../../common/ip-ranges.js';
 import { forbidden, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
@@ -20,6 +24,7 @@ import type { Database } from '../../db/schema.js';
 import type { Accessor } from '../shares/accessor.js';
 import {
   aliasExists,
+  aliasIdTaken,
   deleteAlias,
   findAlias,
   insertAlias,
@@ -47,6 +52,8 @@ export interface AliasServiceDeps {
   maxPageSize: number;
   /** `alias-member-enabled`: when false the member search answers 404 */
   memberSearchEnabled: boolean;
+  /** keys the hash of guests' addresses (`GuestAccessor.guestKey`) */
+  serverSecret: Uint8Array;
 }
 
 /** A guest: the accessor of an alias id. */
@@ -60,7 +67,8 @@ export interface AliasService {
   remove(accountId: string, aliasId: string): Promise<BasicResult>;
   searchMembers(accountId: string, q: string): Promise<AccountLight[]>;
   openInfo(aliasId: string): Promise<OpenAlias>;
-  guestAccessor(aliasId: string): Promise<GuestAccessor | undefined>;
+  /** The `Service-Alias` check for a guest at `client` (its address). */
+  guestAccessor(aliasId: string, client: string): Promise<GuestAccessor | undefined>;
   /** Whether the account owns the alias or is one of its members. */
   canSee(accountId: string, aliasId: string): Promise<boolean>;
 }
@@ -99,7 +107,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
     // its length is bounded by the request schema; trimming only shortens it
     const message = change.message === undefined ? (current?.message ?? null) : change.message?.trim() || null;
     return {
-      name: change.name,
+      name: cleanDisplayName(change.name),
       validity: change.validity,
       enabled: change.enabled,
       message,
@@ -153,7 +161,7 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       const refused = await refusal(accountId, change);
       if (refused) return refused;
       const id = change.id || randomId();
-      if (await aliasExists(db, id)) return taken(id);
+      if (await aliasIdTaken(db, id, accountId)) return taken(id);
       try {
         await db.transaction().execute(async (trx) => {
           await insertAlias(trx, id, accountId, values, d.clock.now());
@@ -179,11 +187,11 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       const refused = await refusal(accountId, change);
       if (refused) return refused;
       const target = change.id || alias.id;
-      if (target !== alias.id && (await aliasExists(db, target))) return taken(target);
+      if (target !== alias.id && (await aliasIdTaken(db, target, accountId))) return taken(target);
       try {
         await db.transaction().execute(async (trx) => {
           if (target === alias.id) await updateAlias(trx, alias.id, values);
-          else await moveAlias(trx, alias, target, values);
+          else await moveAlias(trx, alias, target, values, d.clock.now());
           await replaceMembers(trx, target, cleanMembers(accountId, change.members));
         });
       } catch (e) {
@@ -193,10 +201,10 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
       return okId(target, 'alias.modified', 'Alias successfully modified.');
     },
 
-    /** The owner: deletes the alias; its shares stay, no longer linked to it. */
+    /** The owner: deletes the alias; its shares stay, no longer linked to it, and its id is never given to another account. */
     async remove(accountId, aliasId) {
       await owned(accountId, aliasId);
-      await db.transaction().execute((trx) => deleteAlias(trx, aliasId));
+      await db.transaction().execute((trx) => deleteAlias(trx, aliasId, accountId, d.clock.now()));
       return ok('alias.deleted', 'Alias deleted.');
     },
 
@@ -219,7 +227,6 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
         enabled: a.enabled,
         validity: a.validity,
         maxSize: linkLimit(a.maxSize, d.maxSize),
-        owner: a.ownerLogin,
         members: await memberCount(db, a.id),
         message: a.message,
         expires: a.expires,
@@ -227,10 +234,12 @@ export const createAliasService = (d: AliasServiceDeps): AliasService => {
     },
 
     /** The `Service-Alias` check: the accessor of an alias open to guests, else undefined. */
-    async guestAccessor(aliasId) {
+    async guestAccessor(aliasId, client) {
       const a = await findAlias(db, aliasId);
       if (!open(a)) return undefined;
-      return { kind: 'alias', aliasId: a.id, ownerId: a.ownerId, aliasName: a.name, validity: a.validity };
+      // the address is kept only as this hash, keyed so it cannot be looked up from the table alone
+      const guestKey = createHmac('sha256', d.serverSecret).update(addressGroup(client)).digest('base64url');
+      return { kind: 'alias', aliasId: a.id, ownerId: a.ownerId, aliasName: a.name, validity: a.validity, guestKey };
     },
 
     async canSee(accountId, aliasId) {

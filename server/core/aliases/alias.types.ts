@@ -36,7 +36,10 @@ export interface AliasDetail {
   expires: number | null;
 }
 
-/** What the guest page shows before an upload (`GET /open/alias/{id}`). */
+/**
+ * What the guest page shows before an upload (`GET /open/alias/{id}`): what the
+ * owner chose to tell guests, never the owner's login or other account data.
+ */
 export interface OpenAlias {
   id: string;
   name: string;
@@ -44,8 +47,6 @@ export interface OpenAlias {
   validity: number;
   /** the size limit of one share: the link's own, at most `share.max-size` */
   maxSize: number;
-  /** the owner's login: whose link it is */
-  owner: string;
   /** how many members see the uploads besides the owner */
   members: number;
   /** plain text for guests, or null */

@@ -5,16 +5,11 @@
  * Written once for everybody who sees the share, so it is in the server's
  * default language and time zone.
  */
+import { cleanDisplayName } from '../../common/display-name.js';
 import { badRequest } from '../../common/errors.js';
 
 /** Characters a sender's name may have, after cleaning. */
 const MAX_SENDER = 100;
-
-// Controls and line or paragraph separators: each becomes a space.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-// Bidirectional marks, overrides and isolates: they could reorder the text around the name.
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * The name a guest typed, fit to show: without bidirectional controls, other
@@ -24,7 +19,7 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
  */
 export const cleanSender = (raw: string | null | undefined): string | null => {
   if (raw === null || raw === undefined) return null;
-  const clean = raw.normalize('NFC').replace(BIDI, '').replace(BREAKS, ' ').replace(/\s+/gu, ' ').trim();
+  const clean = cleanDisplayName(raw);
   if ([...clean].length > MAX_SENDER) throw badRequest('sender', `The sender's name may have at most ${MAX_SENDER} characters.`);
   return clean || null;
 };

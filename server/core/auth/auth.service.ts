@@ -4,7 +4,9 @@ import type { Clock } from '../../common/clock.js';
 import { isIdent, randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import type { Database } from '../../db/schema.js';
+import type { BasicResult } from '../../common/result.js';
 import {
+  endOneSession,
   endSessions,
   findAccountByLogin,
   findSessionAccount,
@@ -50,6 +52,19 @@ export interface AuthService {
   /** The signed-in user: ends every session of the account, on every server; 401 when it no longer exists. */
   endAllSessions(accountId: string): Promise<void>;
   /**
+   * The holder of a token (plain logout): ends that session, renewed tokens
+   * of it included, on every server; the account's other sessions go on.
+   */
+  logout(claims: TokenClaims): Promise<void>;
+  /**
+   * The holder of a token: changes the account's internal password
+   * (`AccountService.changePassword`), which ends every session of the
+   * account, and answers with the token of a new session for the caller, so
+   * the client that made the change stays signed in. A refused change ends
+   * nothing and carries no token.
+   */
+  changePassword(claims: TokenClaims, oldPassword: string, newPassword: string): Promise<BasicResult & { token: string | null; validMs: number }>;
+  /**
    * The process hosting the server (the desktop app, which holds the server
    * secret anyway): a token of a new session for the account, with its current
    * generation. Every request checks it like any other token, so a missing or
@@ -61,6 +76,10 @@ export interface AuthService {
 export interface AuthServiceDeps {
   db: Kysely<Database>;
   tokens: TokenService;
+  /** `backend.auth.session-max`: how long an ended session is remembered */
+  sessionMaxMs: number;
+  /** the password change of the accounts service */
+  changePassword(accountId: string, oldPassword: string, newPassword: string): Promise<BasicResult>;
   modules: LoginModule[];
   limiter: RateLimiter;
   clock: Clock;
@@ -82,7 +101,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
     const current = await findSessionAccount(db, account.id);
     if (!current?.active) return loginFailed();
     await recordLogin(db, account.id, clock.now());
-    return issue({ accountId: current.id, login: current.login, admin: current.admin, generation: current.generation, loginAt: clock.now() });
+    return issue({ accountId: current.id, login: current.login, admin: current.admin, generation: current.generation, loginAt: clock.now(), sessionId: randomId() });
   };
 
   /**
@@ -147,14 +166,14 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
   };
 
   const current = async (claims: TokenClaims) => {
-    const account = await findSessionAccount(db, claims.accountId);
-    return account?.active && account.generation === claims.generation ? account : undefined;
+    const account = await findSessionAccount(db, claims.accountId, claims.sessionId);
+    return account?.active && !account.ended && account.generation === claims.generation ? account : undefined;
   };
 
   return {
     async login(name, password, client) {
       const login = name.toLowerCase();
-      const attempt = limiter.attempt(client, login);
+      const attempt = await limiter.attempt(client, login);
       if (!attempt.allowed) {
         log.warn('Login refused: too many failed attempts', { login, client });
         throw new AppError('rate-limited', 'Too many failed login attempts. Try again later.', {
@@ -164,7 +183,7 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
       }
       const outcome = isIdent(login) ? await check(login, password) : { decided: false };
       if (outcome.account) {
-        attempt.succeeded();
+        await attempt.succeeded();
         return success(outcome.account);
       }
       // nobody checked a password: spend the time of one, so this answer looks like a wrong password
@@ -202,9 +221,25 @@ export const createAuthService = (deps: AuthServiceDeps): AuthService => {
     async hostToken({ id, login }) {
       const account = await findSessionAccount(db, id);
       const claims = { accountId: id, login: account?.login ?? login, admin: account?.admin ?? false };
-      const issued = await tokens.issue({ ...claims, generation: account?.generation ?? 0, loginAt: clock.now() });
+      const issued = await tokens.issue({ ...claims, generation: account?.generation ?? 0, loginAt: clock.now(), sessionId: randomId() });
       if (!issued) throw new AppError('internal', 'session-max is shorter than a second');
       return issued.token;
+    },
+
+    async logout(claims) {
+      await endOneSession(db, claims.accountId, claims.sessionId, claims.loginAt + deps.sessionMaxMs, clock.now());
+      log.info('Logged out', { accountId: claims.accountId });
+    },
+
+    async changePassword(claims, oldPassword, newPassword) {
+      const result = await deps.changePassword(claims.accountId, oldPassword, newPassword);
+      if (!result.success) return { ...result, token: null, validMs: 0 };
+      const account = await findSessionAccount(db, claims.accountId);
+      if (!account?.active) throw unauthenticated();
+      // a new session: the old password's sessions, the caller's included, ended with the change
+      const fresh = await tokens.issue({ accountId: account.id, login: account.login, admin: account.admin, generation: account.generation, loginAt: clock.now(), sessionId: randomId() });
+      if (!fresh) throw new AppError('internal', 'session-max is shorter than a second');
+      return { ...result, token: fresh.token, validMs: fresh.validMs };
     },
 
     async endAllSessions(accountId) {

@@ -1,130 +1,134 @@
 import type { Clock } from '../../common/clock.js';
+import { addressGroup } from '../../common/ip-ranges.js';
+import type { Hit, HitStore } from './hit-store.repository.js';
 
 /** The outcome of `RateLimiter.attempt`. */
 export type Attempt =
   /** counted: go on and check the credentials; call `succeeded()` when they were right */
-  | { allowed: true; succeeded(): void }
+  | { allowed: true; succeeded(): Promise<void> }
   /** refused without counting: answer 429 */
   | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   /**
    * Counts one attempt of `address` on `subject` (a login, a share) before it
-   * is checked, and refuses it when a limit is reached. Counting and checking
-   * are one synchronous step, so a parallel burst cannot pass the check
-   * before the first attempts are counted. Refused attempts count nothing.
+   * is checked, and refuses it when a limit is reached: the attempt is stored
+   * first and the counts read after, so a parallel burst cannot pass the check
+   * before the first attempts are counted. A refused attempt is taken back.
    *
-   * Limits, each `limit` attempts per window:
-   * - per address, whatever the subject: one address guessing one account or
-   *   many;
-   * - per subject, but only for addresses that have themselves failed on it
-   *   within the window: distributed guessing gets one try per address once
-   *   the subject is under attack, while its owner, at an address that has not
-   *   failed on it, is never locked out by anyone else.
+   * Addresses are counted by `addressGroup` (an IPv6 address by its /64).
+   * Limits, within the window:
+   * - `limit` attempts per address, whatever the subject: one address
+   *   guessing one account or many;
+   * - `allAddresses` attempts per subject from every address together, so no
+   *   number of addresses multiplies the guesses at one account; an address
+   *   where the subject succeeded within `rememberMs` is let in beyond it, so
+   *   its owner is not locked out by anyone else.
    *
    * A success refunds its own attempt, and only that: it never resets the
    * earlier failures of its address, so an own account cannot be used to
    * renew a guessing budget.
    */
-  attempt(address: string, subject: string): Attempt;
+  attempt(address: string, subject: string): Promise<Attempt>;
 }
 
-/**
- * Attempt times per key, oldest first. Stale keys are dropped as new ones
- * arrive; beyond `maxKeys` the oldest keys are dropped, so memory stays
- * bounded under a flood of addresses (at the price of forgetting them).
- */
-const createWindow = (windowMs: number, keep: number, clock: Clock, maxKeys: number) => {
-  const times = new Map<string, number[]>();
-  const recent = (key: string): number[] => {
-    const list = times.get(key);
-    if (!list) return [];
-    const since = clock.now() - windowMs;
-    let drop = 0;
-    while (drop < list.length && (list[drop] as number) <= since) drop++;
-    if (drop === list.length) {
-      times.delete(key);
-      return [];
-    }
-    if (drop > 0) list.splice(0, drop);
-    return list;
-  };
-  const sweep = (): void => {
-    if (times.size < maxKeys) return;
-    for (const key of [...times.keys()]) recent(key);
-    for (const key of times.keys()) {
-      if (times.size < maxKeys) break;
-      times.delete(key);
-    }
-  };
-  return {
-    count: (key: string): number => recent(key).length,
-    /** Seconds until `key` has fewer than `n` attempts in the window; 0 when it has now. */
-    waitBelow(key: string, n: number): number {
-      const list = recent(key);
-      if (list.length < n) return 0;
-      const freeing = list[list.length - n] as number;
-      return Math.max(1, Math.ceil((freeing + windowMs - clock.now()) / 1000));
-    },
-    add(key: string, at: number): void {
-      sweep();
-      const list = recent(key);
-      list.push(at);
-      // only the newest `keep` matter for `waitBelow(key, n <= keep)`
-      if (list.length > keep) list.splice(0, list.length - keep);
-      times.set(key, list);
-    },
-    remove(key: string, at: number): void {
-      const list = times.get(key);
-      const i = list ? list.lastIndexOf(at) : -1;
-      if (i < 0) return;
-      list!.splice(i, 1);
-      if (list!.length === 0) times.delete(key);
-    },
-  };
+/** A plain count per address: `take` counts one and refuses beyond `limit` in the window. */
+export interface AddressLimiter {
+  /** Counts one action of `address`; refused (and not counted) beyond the limit. */
+  take(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+}
+
+const noLimit: Attempt = { allowed: true, succeeded: () => Promise.resolve() };
+
+/** Seconds until `times` (oldest first) has fewer than `n` entries in a window of `windowMs`; 0 when it has now. */
+const waitBelow = (times: readonly number[], n: number, windowMs: number, now: number): number => {
+  if (times.length < n) return 0;
+  const freeing = times[times.length - n]!;
+  return Math.max(1, Math.ceil((freeing + windowMs - now) / 1000));
 };
 
-const noLimit: Attempt = { allowed: true, succeeded: () => undefined };
+/** `times` without one occurrence of `own` (the attempt being refused). */
+const without = (times: readonly number[], own: number): number[] => {
+  const i = times.lastIndexOf(own);
+  return i < 0 ? [...times] : [...times.slice(0, i), ...times.slice(i + 1)];
+};
 
-/**
- * An in-process limiter: each server process counts its own attempts (see
- * `RateLimiter.attempt` for the keys). `limit` attempts per key within
- * `windowMs`.
- */
 export const createRateLimiter = (opts: {
   enabled: boolean;
+  /** attempts per address in the window */
   limit: number;
+  /** attempts per subject from all addresses in the window */
+  allAddresses: number;
   windowMs: number;
+  /** how long an address where the subject succeeded is let in beyond `allAddresses` */
+  rememberMs: number;
+  /** tells this limiter's keys apart from others' in a shared store */
+  name: string;
+  store: HitStore;
   clock: Clock;
-  /** default 100 000 */
-  maxKeys?: number;
 }): RateLimiter => {
-  const { limit, clock } = opts;
-  const window = createWindow(opts.windowMs, limit, clock, opts.maxKeys ?? 100_000);
+  const { limit, allAddresses, windowMs, store, clock } = opts;
   return {
-    attempt(address, subject) {
+    async attempt(address, subject) {
       if (!opts.enabled) return noLimit;
+      const group = addressGroup(address);
       // JSON keeps the parts apart whatever characters they hold
-      const byAddress = JSON.stringify(['a', address]);
-      const bySubject = JSON.stringify(['s', subject]);
-      const byBoth = JSON.stringify(['as', address, subject]);
-      const addressWait = window.waitBelow(byAddress, limit);
-      const subjectWait =
-        window.count(byBoth) > 0 ? Math.min(window.waitBelow(bySubject, limit), window.waitBelow(byBoth, 1)) : 0;
-      const wait = Math.max(addressWait, subjectWait);
-      if (wait > 0) return { allowed: false, retryAfterSeconds: wait };
+      const byAddress = JSON.stringify([opts.name, 'a', group]);
+      const bySubject = JSON.stringify([opts.name, 's', subject]);
+      const known = JSON.stringify([opts.name, 'ok', group, subject]);
       const at = clock.now();
-      const keys = [byAddress, bySubject, byBoth];
-      for (const key of keys) window.add(key, at);
+      const hits = await store.add([byAddress, bySubject], at, at + windowMs);
+      const since = at - windowMs;
+      const t = await store.times([
+        { key: byAddress, since },
+        { key: bySubject, since },
+        { key: known, since: at - opts.rememberMs },
+      ]);
+      const addressTimes = t.get(byAddress) ?? [];
+      const subjectTimes = t.get(bySubject) ?? [];
+      const isKnown = (t.get(known) ?? []).length > 0;
+      const overAddress = addressTimes.length > limit;
+      const overSubject = !isKnown && subjectTimes.length > allAddresses;
+      if (overAddress || overSubject) {
+        await store.remove(hits);
+        const wait = Math.max(
+          overAddress ? waitBelow(without(addressTimes, at), limit, windowMs, at) : 0,
+          overSubject ? waitBelow(without(subjectTimes, at), allAddresses, windowMs, at) : 0,
+        );
+        return { allowed: false, retryAfterSeconds: Math.max(1, wait) };
+      }
       let refunded = false;
       return {
         allowed: true,
-        succeeded() {
+        async succeeded() {
           if (refunded) return;
           refunded = true;
-          for (const key of keys) window.remove(key, at);
+          await store.remove(hits);
+          const now = clock.now();
+          await store.add([known], now, now + opts.rememberMs);
         },
       };
     },
   };
 };
+
+/** `limit` actions per address (grouped as by `RateLimiter`) within `windowMs`. */
+export const createAddressLimiter = (opts: {
+  enabled: boolean;
+  limit: number;
+  windowMs: number;
+  name: string;
+  store: HitStore;
+  clock: Clock;
+}): AddressLimiter => ({
+  async take(address) {
+    if (!opts.enabled) return { allowed: true };
+    const key = JSON.stringify([opts.name, 'a', addressGroup(address)]);
+    const at = opts.clock.now();
+    const hits: Hit[] = await opts.store.add([key], at, at + opts.windowMs);
+    const times = (await opts.store.times([{ key, since: at - opts.windowMs }])).get(key) ?? [];
+    if (times.length <= opts.limit) return { allowed: true };
+    await opts.store.remove(hits);
+    return { allowed: false, retryAfterSeconds: waitBelow(without(times, at), opts.limit, opts.windowMs, at) };
+  },
+});

@@ -10,6 +10,8 @@ export interface TokenClaims {
   generation: number;
   /** epoch ms of the login that began the session (kept by renewals) */
   loginAt: number;
+  /** the session's id, kept by renewals: a logout ends this session only */
+  sessionId: string;
 }
 
 export interface IssuedToken {
@@ -36,8 +38,11 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 /**
  * HS256 JWTs signed with the server secret. Servers sharing the secret accept
  * each other's tokens. Besides the subject (account id), `login` and `admin`,
- * a token carries `gen` (the session generation) and `auth_time` (the login,
- * in seconds, as OpenID Connect names it); tokens without them are refused.
+ * a token carries `gen` (the session generation), `auth_time` (the login,
+ * in seconds, as OpenID Connect names it) and `sid` (the session id, as
+ * OpenID Connect names it); tokens without `gen` or `auth_time` are refused.
+ * A token issued before session ids existed gets one derived from its account
+ * and login time, so a logout ends it like any other.
  * A verified token is remembered with its expiry (bounded), so its signature
  * is checked once: what a token says cannot change, and whether its session
  * still holds (generation, account state, admin flag) is not the token's
@@ -58,7 +63,7 @@ export const createTokenService = (
       const full = nowSec + Math.ceil(lifetimes.sessionValidMs / 1000);
       const exp = Math.min(full, end);
       if (exp <= nowSec) return undefined;
-      const token = await new SignJWT({ login: claims.login, admin: claims.admin, gen: claims.generation, auth_time: loginAtSec })
+      const token = await new SignJWT({ login: claims.login, admin: claims.admin, gen: claims.generation, auth_time: loginAtSec, sid: claims.sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(claims.accountId)
         .setIssuedAt(nowSec)
@@ -83,7 +88,9 @@ export const createTokenService = (
         if (typeof sub !== 'string' || typeof login !== 'string' || !isCount(gen) || !isCount(loginAtSec)) return undefined;
         // also when session-max was lowered after the token was issued
         if (clock.now() >= endOf(loginAtSec) * 1000) return undefined;
-        const claims = { accountId: sub, login, admin: payload['admin'] === true, generation: gen, loginAt: loginAtSec * 1000 };
+        const sid = payload['sid'];
+        const sessionId = typeof sid === 'string' && sid.length > 0 && sid.length <= 64 ? sid : `${sub}@${loginAtSec}`;
+        const claims = { accountId: sub, login, admin: payload['admin'] === true, generation: gen, loginAt: loginAtSec * 1000, sessionId };
         if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!);
         verified.set(token, { claims, untilMs: Math.min(endOf(loginAtSec), payload.exp ?? 0) * 1000 });
         return claims;

@@ -84,7 +84,7 @@ const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, cre
   if (share.passwordHash === null) return;
   if (creds.password === undefined) throw new AppError('password-required', 'This share requires a password.');
   // counted before the check, per client address and per share (see RateLimiter.attempt)
-  const attempt = d.limiter.attempt(creds.address, share.id);
+  const attempt = await d.limiter.attempt(creds.address, share.id);
   if (!attempt.allowed) {
     throw new AppError('rate-limited', 'Too many wrong share passwords. Try again later.', { retryAfterSeconds: attempt.retryAfterSeconds, reason: 'share.too-many-passwords' });
   }
@@ -92,7 +92,7 @@ const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, cre
     d.log.warn('Password challenge failure for a public share', { publishId: pid, address: creds.address });
     throw new AppError('password-wrong', 'The password is wrong.');
   }
-  attempt.succeeded();
+  await attempt.succeeded();
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
+import { cleanDisplayName } from '../../common/display-name.js';
 import { formatDuration } from '../../common/durations.js';
 import { randomId } from '../../common/ids.js';
 import { AppError, badRequest } from '../../common/errors.js';
@@ -8,7 +9,7 @@ import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
 import { lockAlias } from '../aliases/alias.repository.js';
 import { ownerOf, type Accessor } from './accessor.js';
-import { insertShare, recentAliasShares } from './share.repository.js';
+import { allowanceShares, insertShare, setGuestKey } from './share.repository.js';
 
 /** The API's `ShareProperties` (validity in ms). */
 export interface ShareProperties {
@@ -22,8 +23,10 @@ export interface ShareProperties {
 export interface ShareRules {
   maxValidity: number;
   requireSharePassword: boolean;
-  /** shares guests may create through one alias within an hour */
+  /** shares with bytes guests may create through one alias within an hour */
   sharesPerAliasPerHour: number;
+  /** shares one guest (address) may create through one alias within an hour, empty ones included */
+  sharesPerGuestPerHour: number;
   /** characters a description may have */
   descriptionLength: number;
 }
@@ -62,10 +65,12 @@ export const checkNewShare = (
 
 /**
  * Signed-in users and guests (through their alias): creates an empty share
- * owned by the accessor's account, after `checkNewShare`. A guest beyond the
- * alias' shares per hour gets `rate-limited`; the count and the insert run
- * under a lock of the alias row, so parallel requests on any server cannot
- * pass it together.
+ * owned by the accessor's account, after `checkNewShare`. A guest gets
+ * `rate-limited` beyond the alias' shares per hour (shares that received a
+ * byte: empty ones spend nobody's allowance but their guest's) or beyond its
+ * own shares per hour through the alias (all of them); the counts and the
+ * insert run under a lock of the alias row, so parallel requests on any
+ * server cannot pass them together.
  */
 export const createShare = async (
   db: Kysely<Database>,
@@ -83,7 +88,7 @@ export const createShare = async (
       id,
       accountId: ownerOf(a),
       aliasId: a.kind === 'alias' ? a.aliasId : null,
-      name: props.name || null,
+      name: cleanDisplayName(props.name ?? '') || null,
       validity: checked.validity,
       maxViews: props.maxViews,
       passwordHash: password,
@@ -97,14 +102,22 @@ export const createShare = async (
   await db.transaction().execute(async (trx) => {
     const now = clock.now();
     await lockAlias(trx, a.aliasId);
-    const recent = await recentAliasShares(trx, a.aliasId, now - HOUR);
-    if (recent.count >= rules.sharesPerAliasPerHour) {
+    const recent = await allowanceShares(trx, a.aliasId, a.guestKey, now - HOUR);
+    const retryAfterSeconds = (oldest: number) => Math.max(1, Math.ceil((oldest + HOUR - now) / 1000));
+    if (recent.guest.count >= rules.sharesPerGuestPerHour) {
+      throw new AppError('rate-limited', 'You have sent too many uploads through this link in the last hour. Try again later.', {
+        retryAfterSeconds: retryAfterSeconds(recent.guest.oldest),
+        reason: 'alias.too-many-uploads',
+      });
+    }
+    if (recent.link.count >= rules.sharesPerAliasPerHour) {
       throw new AppError('rate-limited', 'This upload link has received too many uploads in the last hour. Try again later.', {
-        retryAfterSeconds: Math.max(1, Math.ceil((recent.oldest + HOUR - now) / 1000)),
+        retryAfterSeconds: retryAfterSeconds(recent.link.oldest),
         reason: 'alias.too-many-uploads',
       });
     }
     await insert(trx, now);
+    await setGuestKey(trx, id, a.guestKey);
   });
   return okId(id, 'share.created', 'Share created.');
 };

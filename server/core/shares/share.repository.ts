@@ -232,15 +232,36 @@ export const insertShare = async (db: Db, s: NewShare): Promise<void> => {
     .execute();
 };
 
-/** How many shares came through the alias after `since`, and when the oldest of them was created (0: none). */
-export const recentAliasShares = async (db: Db, aliasId: string, since: number): Promise<{ count: number; oldest: number }> => {
-  const row = await db
-    .selectFrom('shares')
-    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('created').as('oldest')])
-    .where('alias_id', '=', aliasId)
-    .where('created', '>', since)
+/** Marks a new share as created by the guest with `guestKey`. */
+export const setGuestKey = async (db: Db, shareId: string, guestKey: string): Promise<void> => {
+  await db.updateTable('shares').set({ guest_key: guestKey }).where('id', '=', shareId).execute();
+};
+
+/**
+ * The shares that count against an upload link's hourly allowance since
+ * `since`: those through the alias that received a byte (`link`), and those
+ * the guest `guestKey` created through it, empty ones included (`guest`);
+ * each with when the oldest was created (0: none).
+ */
+export const allowanceShares = async (
+  db: Db,
+  aliasId: string,
+  guestKey: string,
+  since: number,
+): Promise<{ link: { count: number; oldest: number }; guest: { count: number; oldest: number } }> => {
+  const recent = db.selectFrom('shares').where('shares.alias_id', '=', aliasId).where('shares.created', '>', since);
+  const link = await recent
+    .where((eb) => eb.exists(eb.selectFrom('share_files').select('share_files.id').whereRef('share_files.share_id', '=', 'shares.id').where('share_files.real_size', '>', 0)))
+    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('shares.created').as('oldest')])
     .executeTakeFirstOrThrow();
-  return { count: Number(row.n), oldest: Number(row.oldest) };
+  const guest = await recent
+    .where('shares.guest_key', '=', guestKey)
+    .select((eb) => [eb.fn.countAll<number | string | bigint>().as('n'), eb.fn.min('shares.created').as('oldest')])
+    .executeTakeFirstOrThrow();
+  return {
+    link: { count: Number(link.n), oldest: Number(link.oldest) },
+    guest: { count: Number(guest.n), oldest: Number(guest.oldest) },
+  };
 };
 
 /** The columns of a share that change after its creation; only those given are written. */

@@ -8,7 +8,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Logger } from '../../common/log.js';
 import type { BasicResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
-import { createRateLimiter } from '../auth/rate-limiter.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
 import type { Accessor } from './accessor.js';
 import { openPublicShare, shareCookieFor, type PublicAccess, type PublicCredentials, type PublicDeps } from './public-share.js';
@@ -38,7 +38,8 @@ export interface ShareServiceDeps {
   rules: ShareRules;
   maxPageSize: number;
   serverSecret: Uint8Array;
-  rateLimit: { enabled: boolean; failures: number; windowMs: number };
+  /** share-password attempts (see `RateLimiter.attempt`; the subject is the share) */
+  limiter: RateLimiter;
 }
 
 export interface PublicView {
@@ -75,7 +76,7 @@ export const createShareService = (d: ShareServiceDeps): ShareService => {
     clock: d.clock,
     log: d.log,
     signer: createShareCookieSigner(d.serverSecret),
-    limiter: createRateLimiter({ enabled: d.rateLimit.enabled, limit: d.rateLimit.failures, windowMs: d.rateLimit.windowMs, clock: d.clock }),
+    limiter: d.limiter,
   };
   return {
     search: (a, q, page, pageSize) => searchShares(d.db, a, { q, page, pageSize: Math.min(pageSize, d.maxPageSize) }, d.clock.now()),

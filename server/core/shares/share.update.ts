@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
+import { cleanDisplayName } from '../../common/display-name.js';
 import { formatDuration } from '../../common/durations.js';
 import { randomId } from '../../common/ids.js';
 import { fail, ok, type BasicResult } from '../../common/result.js';
@@ -25,10 +26,11 @@ export interface UpdateDeps {
   rules: ShareRules;
 }
 
-/** Sets (or, with null or '', removes) the name. */
-export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, name: string | null): Promise<BasicResult> => {
+/** Sets the name, cleaned (`cleanDisplayName`); null, or nothing left after cleaning, removes it. */
+export const setShareName = async (d: UpdateDeps, a: Accessor, shareId: string, raw: string | null): Promise<BasicResult> => {
   await requireShareAccess(d.db, a, shareId);
-  await updateShare(d.db, shareId, { name: name || null });
+  const name = cleanDisplayName(raw ?? '') || null;
+  await updateShare(d.db, shareId, { name });
   return name ? ok('share.name-updated', 'Name updated.') : ok('share.name-deleted', 'Name deleted.');
 };
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
+import { AppError } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
 import type { Logger } from '../../common/log.js';
 import { fail, ok, type BasicResult } from '../../common/result.js';
@@ -8,6 +9,7 @@ import type { Database } from '../../db/schema.js';
 import { findAccountByLogin, insertAccount } from '../accounts/account.repository.js';
 import { hashPassword, secretEquals } from '../auth/password-hash.js';
 import { checkPasswordRule } from '../auth/password-rule.js';
+import type { AddressLimiter } from '../auth/rate-limiter.js';
 import { consumeInvitation, insertInvitation } from './invitation.repository.js';
 
 export interface InviteResult extends BasicResult {
@@ -20,8 +22,11 @@ export interface SignupService {
    * open, or with a valid invitation key in invite mode (the key is used up
    * only when the account is created). A password shorter than
    * `passwordMinLength` is a `success:false` result and uses up nothing.
+   * Every attempt from `client` counts against `rate-limit.signups` per hour
+   * (each account multiplies every per-account limit); over it, `rate-limited`
+   * is thrown and nothing is checked.
    */
-  register(req: { login: string; password: string; invite: string | null }): Promise<BasicResult>;
+  register(req: { login: string; password: string; invite: string | null }, client: string): Promise<BasicResult>;
   /** Admins: a new invitation key, given the configured invite password. */
   newInvite(password: string): Promise<InviteResult>;
 }
@@ -32,11 +37,21 @@ export const createSignupService = (deps: {
   log: Logger;
   settings: { mode: SignupMode; inviteTime: number; invitePassword: string };
   passwordMinLength: number;
+  /** sign-up attempts per client address and hour */
+  limiter: AddressLimiter;
 }): SignupService => {
   const { db, clock, log, settings, passwordMinLength } = deps;
   return {
-    async register(req) {
+    async register(req, client) {
       if (settings.mode === 'closed') return fail('signup.closed', 'Sorry, registration is closed.');
+      const taken = await deps.limiter.take(client);
+      if (!taken.allowed) {
+        log.warn('Sign-up refused: too many from one address', { client });
+        throw new AppError('rate-limited', 'Too many sign-ups from your address. Try again later.', {
+          retryAfterSeconds: taken.retryAfterSeconds,
+          reason: 'signup.too-many',
+        });
+      }
       const tooShort = checkPasswordRule(req.password, passwordMinLength);
       if (tooShort) return tooShort;
       const login = req.login.toLowerCase();

@@ -17,7 +17,7 @@ export interface UploadDeps {
   log: Logger;
   share: Config['backend']['share'];
   /** files per share, shares per alias and hour */
-  limits: Pick<Config['limits'], 'filesPerShare' | 'sharesPerAliasPerHour' | 'descriptionLength'>;
+  limits: Pick<Config['limits'], 'filesPerShare' | 'sharesPerAliasPerHour' | 'sharesPerGuestPerHour' | 'descriptionLength'>;
   checksums: ChecksumQueue;
   /** SHA-256 of bytes while they stream in, off the event loop */
   hashing: HashThread;
@@ -30,6 +30,7 @@ export const newShareRules = (deps: UploadDeps): ShareRules => ({
   maxValidity: deps.share.maxValidity,
   requireSharePassword: deps.share.requireSharePassword,
   sharesPerAliasPerHour: deps.limits.sharesPerAliasPerHour,
+  sharesPerGuestPerHour: deps.limits.sharesPerGuestPerHour,
   descriptionLength: deps.limits.descriptionLength,
 });
 

@@ -20,6 +20,7 @@ import { pendingUploads } from './0002-pending-uploads.js';
 import { sessionGeneration } from './0003-session-generation.js';
 import { mailLimits } from './0004-mail-limits.js';
 import { uploadLinkOptions } from './0005-upload-link-options.js';
+import { authHardening } from './0006-auth-hardening.js';
 import { checksumJobs } from './0007-checksum-jobs.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
@@ -30,6 +31,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0003-session-generation': sessionGeneration,
   '0004-mail-limits': mailLimits,
   '0005-upload-link-options': uploadLinkOptions,
+  '0006-auth-hardening': authHardening,
   '0007-checksum-jobs': checksumJobs,
 });
 

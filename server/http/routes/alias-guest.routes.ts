@@ -8,6 +8,7 @@ import type { RequestHandler, Response } from 'express';
 import { unauthenticated } from '../../common/errors.js';
 import { isIdent } from '../../common/ids.js';
 import type { AliasService, GuestAccessor } from '../../core/aliases/alias.service.js';
+import type { ClientOrigin } from '../client-origin.js';
 import type { RouteModule } from '../http-deps.js';
 import { uploadRoutesFor } from './uploads.routes.js';
 
@@ -15,11 +16,11 @@ export const ALIAS_HEADER = 'service-alias';
 
 /** `/alias`: an enabled alias of an active account in `Service-Alias`. Sets `res.locals.guest`. */
 export const requireAlias =
-  (aliases: AliasService): RequestHandler =>
+  (aliases: AliasService, origin: ClientOrigin): RequestHandler =>
   async (req, res, next) => {
     const raw = req.headers[ALIAS_HEADER];
     const aliasId = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-    const guest = isIdent(aliasId) ? await aliases.guestAccessor(aliasId) : undefined;
+    const guest = isIdent(aliasId) ? await aliases.guestAccessor(aliasId, origin.clientAddress(req)) : undefined;
     if (!guest) throw unauthenticated();
     res.locals['guest'] = guest;
     next();

@@ -27,7 +27,8 @@ export const authRoutes: RouteModule = (api, { config, auth, oauth, origin, link
     answer(req, res, await auth.renew(caller(res)));
   });
 
-  api.route('post', '/api/v2/sec/auth/logout', (req, res) => {
+  api.route('post', '/api/v2/sec/auth/logout', async (req, res) => {
+    await auth.logout(caller(res));
     clearAuthCookie(res, secure(req));
     res.json(ok('auth.logged-out', 'Logged out.'));
   });

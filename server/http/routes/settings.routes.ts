@@ -1,8 +1,8 @@
 import { optionalEmail } from '../../common/email.js';
 import type { RouteModule } from '../http-deps.js';
-import { caller } from '../request-context.js';
+import { caller, setAuthCookie } from '../request-context.js';
 
-export const settingsRoutes: RouteModule = (api, { accounts }) => {
+export const settingsRoutes: RouteModule = (api, { accounts, auth, links }) => {
   api.route('get', '/api/v2/sec/settings/email', async (_req, res) => {
     res.json({ email: await accounts.getEmail(caller(res).accountId) });
   });
@@ -22,6 +22,9 @@ export const settingsRoutes: RouteModule = (api, { accounts }) => {
 
   api.route('post', '/api/v2/sec/settings/password', async (req, res) => {
     const { oldPassword, newPassword } = req.body as { oldPassword: string; newPassword: string };
-    res.json(await accounts.changePassword(caller(res).accountId, oldPassword, newPassword));
+    const { token, validMs, ...result } = await auth.changePassword(caller(res), oldPassword, newPassword);
+    // the caller's new session: the change ended every other one, its own included
+    if (token) setAuthCookie(res, token, validMs, links.baseUrl(req).startsWith('https:'));
+    res.json({ ...result, token });
   });
 };

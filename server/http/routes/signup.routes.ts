@@ -2,10 +2,10 @@ import type { RequestHandler } from 'express';
 import type { RouteModule } from '../http-deps.js';
 import { requireAdmin, requireUser } from '../zones.js';
 
-export const signupRoutes: RouteModule = (api, { signup, auth }) => {
+export const signupRoutes: RouteModule = (api, { signup, auth, origin }) => {
   api.route('post', '/api/v2/open/signup/register', async (req, res) => {
     const body = req.body as { login: string; password: string; invite?: string | null };
-    res.json(await signup.register({ login: body.login, password: body.password, invite: body.invite ?? null }));
+    res.json(await signup.register({ login: body.login, password: body.password, invite: body.invite ?? null }, origin.clientAddress(req)));
   });
 
   const newInvite: RequestHandler = async (req, res) => {

@@ -179,11 +179,21 @@ describe('aliases: create, read, change, delete and who may', () => {
     const id = await createAlias(s, alice, { name: 'For the guest page', validity: 4 * DAY });
     const open = await s.request('GET', `/api/v2/open/alias/${id}`);
     expect(open.status).toBe(200);
-    expect(open.body).toEqual({ id, name: 'For the guest page', enabled: true, validity: 4 * DAY, maxSize: 5 * 1024 * 1024, owner: 'alice', members: 0, message: null, expires: null });
+    expect(open.body).toEqual({ id, name: 'For the guest page', enabled: true, validity: 4 * DAY, maxSize: 5 * 1024 * 1024, members: 0, message: null, expires: null });
     await modify(alice, id, { name: 'For the guest page', validity: 4 * DAY, enabled: false });
     expect((await s.request('GET', `/api/v2/open/alias/${id}`)).status).toBe(404);
     expect((await s.request('GET', '/api/v2/open/alias/no-such-alias')).status).toBe(404);
     expect((await s.request('GET', '/api/v2/open/alias/bad%20id')).status).toBe(400);
+  });
+
+  // Regression: the guest page's answer carried the owner's login, half of a
+  // credential, to anyone holding the link.
+  it('never tells a guest the owner\'s login or any other account data', async () => {
+    const id = await createAlias(s, alice, { name: 'Drop box', validity: DAY, members: [bob.id] });
+    const open = await s.request('GET', `/api/v2/open/alias/${id}`);
+    expect(open.status).toBe(200);
+    expect(Object.keys(open.body).sort()).toEqual(['enabled', 'expires', 'id', 'maxSize', 'members', 'message', 'name', 'validity']);
+    expect(open.text).not.toMatch(/alice|bob/);
   });
 
   it('needs a token for every /sec/alias route', async () => {

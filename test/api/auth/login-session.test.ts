@@ -86,7 +86,7 @@ describe('login, session renewal, logout', () => {
   });
 
   it('logout clears the cookie', async () => {
-    const res = await s.request('POST', '/api/v2/sec/auth/logout', undefined, { token: adminToken });
+    const res = await s.request('POST', '/api/v2/sec/auth/logout', undefined, { token: await s.login(ADMIN.login, ADMIN.password) });
     expect(res.status).toBe(200);
     expect(res.body['success']).toBe(true);
     expect(res.headers.get('set-cookie')).toMatch(/service_auth=;.*Expires=Thu, 01 Jan 1970/);

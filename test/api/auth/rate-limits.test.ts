@@ -65,7 +65,7 @@ describe('keys: client address and login', () => {
   beforeAll(async () => {
     s = await startServer({
       clock,
-      config: { 'trusted-proxies': ['127.0.0.1'], 'rate-limit': { 'login-failures': 3, 'share-password-failures': 3, window: '1 minute' } },
+      config: { 'trusted-proxies': ['127.0.0.1'], 'rate-limit': { 'login-failures': 3, 'share-password-failures': 3, 'all-addresses': 5, window: '1 minute' } },
     });
     admin = await s.login(ADMIN.login, ADMIN.password);
     await s.request('POST', '/api/v2/admin/account', { login: 'owner', state: 'Active', admin: false, password: 'owner-password' }, { token: admin });
@@ -93,20 +93,37 @@ describe('keys: client address and login', () => {
     clock.advance(61_000);
   });
 
-  it('distributed guessing on one login: once it failed too often, each guessing address gets no second try in the window', async () => {
-    // five addresses, one wrong guess each: over the limit of 3 for the login
-    for (let i = 1; i <= 5; i++) expect((await login('owner', `wrong-${i}`, `10.1.0.${i}`)).status).toBe(200);
-    for (let i = 1; i <= 5; i++) {
-      const again = await login('owner', 'owner-password', `10.1.0.${i}`);
-      expect(again.status, `10.1.0.${i}`).toBe(429);
-      expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
-    }
-    // the owner, at an address that has not failed for it, still signs in
+  // Regression: the limits keyed on the full address, and a login was limited
+  // only for addresses that had failed on it: 200 addresses made 200 guesses a
+  // minute at one account, and an IPv6 host has 2^64 addresses.
+  it('distributed guessing on one login: no number of addresses gets more than all-addresses guesses; the owner\'s own address still gets in', async () => {
+    // the owner signed in from home before
     expect((await login('owner', 'owner-password', '10.9.9.9')).body['success']).toBe(true);
-    // an address that failed for another login is not affected by this login's count
+    const results = [];
+    for (let i = 1; i <= 200; i++) results.push((await login('owner', `wrong-${i}`, i % 2 ? `10.1.${i >> 8}.${i & 255}` : `2001:db8:${i}::1`)).status);
+    expect(results.filter((st) => st === 200)).toHaveLength(5);
+    expect(results.filter((st) => st === 429)).toHaveLength(195);
+    expect(s.logs().match(/Authentication attempt failure for username owner/g)?.length ?? 0).toBeLessThanOrEqual(5 + 3 * 2 + 2);
+    // a new address is held back with the guessers, even with the right password
+    const stranger = await login('owner', 'owner-password', '10.7.7.7');
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers.get('retry-after'))).toBeGreaterThan(0);
+    // the owner at home still signs in
+    expect((await login('owner', 'owner-password', '10.9.9.9')).body['success']).toBe(true);
+    // another login is not affected by this login's count
     expect((await login('admin', ADMIN.password, '10.2.0.1')).body['success']).toBe(true);
     clock.advance(61_000);
     expect((await login('owner', 'owner-password', '10.1.0.1')).body['success']).toBe(true);
+    clock.advance(61_000);
+  });
+
+  it('an IPv6 host is one address: its whole /64 shares one budget', async () => {
+    for (let i = 1; i <= 3; i++) expect((await login('owner', `wrong-${i}`, `2001:db8:77:1::${i.toString(16)}`)).status).toBe(200);
+    expect((await login('owner', 'wrong', '2001:db8:77:1:ffff:ffff:ffff:ffff')).status).toBe(429);
+    expect((await login('admin', 'x', '2001:db8:77:1::abcd')).status).toBe(429);
+    // the next /64 is another host
+    expect((await login('admin', ADMIN.password, '2001:db8:77:2::1')).body['success']).toBe(true);
+    clock.advance(61_000);
   });
 
   it('share passwords: keyed by client address and share', async () => {
@@ -120,8 +137,10 @@ describe('keys: client address and login', () => {
     // another recipient of the same share is not locked out by the guesser
     expect((await open(one, 'share-one', '203.0.113.51')).status).toBe(200);
     clock.advance(61_000);
-    // distributed guessing on one share: each guessing address gets one try once the share failed too often
-    for (let i = 1; i <= 4; i++) expect((await open(two, 'wrong', `10.3.0.${i}`)).status).toBe(403);
+    // distributed guessing on one share: all-addresses guesses in all, then only addresses that opened it before
+    expect((await open(two, 'share-two', '10.3.0.99')).status).toBe(200);
+    for (let i = 1; i <= 5; i++) expect((await open(two, 'wrong', `10.3.0.${i}`)).status).toBe(403);
+    for (let i = 6; i <= 30; i++) expect((await open(two, 'wrong', `10.3.0.${i}`)).status).toBe(429);
     expect((await open(two, 'share-two', '10.3.0.1')).status).toBe(429);
     expect((await open(two, 'share-two', '10.3.0.99')).status).toBe(200);
     clock.advance(61_000);

@@ -40,19 +40,53 @@ describe('session generations', () => {
   const status = async (token: string) => (await s.request('GET', EMAIL, undefined, { token })).status;
   const renewStatus = async (token: string) => (await s.request('POST', SESSION, undefined, { token })).status;
 
-  it('a password change ends every session of the account, also renewed ones; the new password signs in', async () => {
+  // Regression: changing one's own password ended the caller's own session too,
+  // so the client that made the change was signed out (Sharry keeps it).
+  it('a password change ends every other session, also renewed ones, and hands the caller a fresh token and cookie', async () => {
     const u = await newUser('first-password');
     const phone = await s.login(u.login, 'first-password');
     const laptop = await s.login(u.login, 'first-password');
     const renewed = String((await s.request('POST', SESSION, undefined, { token: laptop })).body['token']);
+    const renewedPhone = String((await s.request('POST', SESSION, undefined, { token: phone })).body['token']);
     const change = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'first-password', newPassword: 'second-password' }, { token: phone });
-    expect(change.body).toEqual({ success: true, message: 'Password successfully changed.', code: 'account.password-changed' });
-    for (const token of [phone, laptop, renewed]) {
+    expect(change.body).toMatchObject({ success: true, message: 'Password successfully changed.', code: 'account.password-changed' });
+    const fresh = String(change.body['token']);
+    expect(fresh).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(change.headers.get('set-cookie')).toContain(`service_auth=${fresh}`);
+    for (const token of [phone, renewedPhone, laptop, renewed]) {
       expect(await status(token)).toBe(401);
       expect(await renewStatus(token)).toBe(401);
     }
-    const fresh = await s.login(u.login, 'second-password');
     expect(await status(fresh)).toBe(200);
+    expect(await renewStatus(fresh)).toBe(200);
+    expect(await status(await s.login(u.login, 'second-password'))).toBe(200);
+    // a refused change hands out nothing
+    const wrong = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'nope-nope', newPassword: 'third-password' }, { token: fresh });
+    expect(wrong.body).toMatchObject({ success: false, token: null });
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+  });
+
+  // Regression: plain logout cleared the cookie only; a copied token kept
+  // working and renewing until session-max.
+  it('logout ends that session on every server, renewed tokens of it included, and no other session', async () => {
+    const u = await newUser('users-password');
+    const one = await s.login(u.login, 'users-password');
+    const renewedOne = String((await s.request('POST', SESSION, undefined, { token: one })).body['token']);
+    const two = await s.login(u.login, 'users-password');
+    const res = await s.request('POST', '/api/v2/sec/auth/logout', undefined, { token: one });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Logged out.', code: 'auth.logged-out' });
+    expect(res.headers.get('set-cookie')).toMatch(/service_auth=;/);
+    for (const token of [one, renewedOne]) {
+      expect(await status(token)).toBe(401);
+      expect(await renewStatus(token)).toBe(401);
+    }
+    expect(await status(two)).toBe(200);
+    // with the cookie alone, as the web client signs out
+    const three = await s.login(u.login, 'users-password');
+    expect((await s.request('POST', '/api/v2/sec/auth/logout', undefined, { cookie: `service_auth=${three}` })).status).toBe(200);
+    expect(await status(three)).toBe(401);
+    expect(await status(two)).toBe(200);
   });
 
   it("an admin's password reset ends the account's sessions", async () => {
@@ -113,6 +147,11 @@ describe('several servers sharing one database', () => {
       expect((await a.request('POST', LOGOUT_ALL, undefined, { token })).status).toBe(200);
       expect((await b.request('GET', EMAIL, undefined, { token })).status).toBe(401);
       expect((await b.request('POST', SESSION, undefined, { token })).status).toBe(401);
+      const other = await a.login(ADMIN.login, ADMIN.password);
+      const kept = await a.login(ADMIN.login, ADMIN.password);
+      expect((await a.request('POST', '/api/v2/sec/auth/logout', undefined, { token: other })).status).toBe(200);
+      expect((await b.request('GET', EMAIL, undefined, { token: other })).status).toBe(401);
+      expect((await b.request('GET', EMAIL, undefined, { token: kept })).status).toBe(200);
     } finally {
       await b.stop();
       await a.stop();

@@ -34,13 +34,14 @@ describe('own e-mail and password', () => {
   it('changes the password of an internal account after checking the old one', async () => {
     expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).body).toEqual({ success: true, message: 'Account available', code: 'account.password-available' });
     const wrong = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'nope', newPassword: 'new-password' }, { token });
-    expect(wrong.body).toEqual({ success: false, message: 'Password is wrong.', code: 'account.password-wrong' });
+    expect(wrong.body).toEqual({ success: false, message: 'Password is wrong.', code: 'account.password-wrong', token: null });
     const ok = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'judy-password', newPassword: 'new-password' }, { token });
-    expect(ok.body).toEqual({ success: true, message: 'Password successfully changed.', code: 'account.password-changed' });
+    expect(ok.body).toEqual({ success: true, message: 'Password successfully changed.', code: 'account.password-changed', token: expect.any(String) });
     expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'judy', password: 'judy-password' })).body['success']).toBe(false);
-    // the change ended every session, this one too
+    // the change ended every session, this one too, and handed the caller a new one
     expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).status).toBe(401);
-    token = await s.login('judy', 'new-password');
+    token = String(ok.body['token']);
+    expect((await s.request('GET', '/api/v2/sec/settings/password', undefined, { token })).status).toBe(200);
     expect((await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'new-password', newPassword: '' }, { token })).status).toBe(400);
   });
 
@@ -52,6 +53,6 @@ describe('own e-mail and password', () => {
       code: 'account.password-unavailable',
     });
     const res = await s.request('POST', '/api/v2/sec/settings/password', { oldPassword: 'root-password', newPassword: 'x' }, { token: root });
-    expect(res.body).toEqual({ success: false, message: 'Not an internal account.', code: 'account.not-internal' });
+    expect(res.body).toEqual({ success: false, message: 'Not an internal account.', code: 'account.not-internal', token: null });
   });
 });

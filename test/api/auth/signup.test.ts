@@ -104,3 +104,35 @@ describe('sign-up mode invite', () => {
     expect(res.body['message']).toBe('Invalid invitation key.');
   });
 });
+
+// Regression: sign-up had no rate limit: 60 accounts in 2.4 s, each one
+// multiplying every per-account limit.
+describe('sign-ups per address and hour', () => {
+  const clock = manualClock(Date.UTC(2031, 0, 1));
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ clock, config: { 'trusted-proxies': ['127.0.0.1'], 'rate-limit': { signups: 3 }, backend: { signup: { mode: 'open' } } } });
+  });
+  afterAll(() => s.stop());
+
+  const register = (login: string, address: string) =>
+    s.request('POST', REGISTER, { login, password: 'a-long-password' }, { headers: { 'X-Forwarded-For': address } });
+
+  it('counts every attempt of an address (an IPv6 host by its /64), refuses beyond the limit with 429, and lets it in again after the hour', async () => {
+    expect((await register('one', '203.0.113.5')).body['success']).toBe(true);
+    // a refused attempt counts too: it tells which logins exist
+    expect((await register('one', '203.0.113.5')).body['success']).toBe(false);
+    expect((await register('two', '203.0.113.5')).body['success']).toBe(true);
+    const over = await register('three', '203.0.113.5');
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ success: false, code: 'signup.too-many' });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await s.request('POST', '/api/v2/open/auth/login', { account: 'three', password: 'a-long-password' })).body['success']).toBe(false);
+    // another address has its own budget; a parallel burst gets no more than the limit
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => register(`v6-${i}`, `2001:db8:5:6::${i + 1}`)));
+    expect(burst.filter((r) => r.status === 200).length).toBeLessThanOrEqual(3);
+    expect(burst.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(17);
+    clock.advance(3_600_001);
+    expect((await register('three', '203.0.113.5')).body['success']).toBe(true);
+  });
+});

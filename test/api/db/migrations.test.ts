@@ -15,9 +15,9 @@ import { startPostgres } from '../../support/postgres.js';
 const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
-  'sent_mails', 'guest_notifications', 'checksum_jobs',
+  'sent_mails', 'guest_notifications', 'ended_sessions', 'retired_alias_ids', 'rate_limit_hits', 'checksum_jobs',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0007-checksum-jobs'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening', '0007-checksum-jobs'];
 
 interface Server {
   /** a fresh, empty database */
@@ -218,7 +218,7 @@ describe.each([
       await older.db.insertInto('accounts').values(account('old1', 'olduser')).execute();
       await older.db.insertInto('aliases').values(alias('old-alias', 'old1')).execute();
       await older.db.insertInto('shares').values(share('old-share', 'old1', 'old-alias')).execute();
-      expect((await migrateToLatest(older))[0]).toBe('0005-upload-link-options');
+      expect(await migrateToLatest(older)).toEqual(Object.keys(migrations).slice(4));
 
       const linkOf = () => older.db.selectFrom('aliases').select(['message', 'max_size', 'expires']).where('id', '=', 'old-alias').executeTakeFirstOrThrow();
       const guestOf = () => older.db.selectFrom('shares').select(['sender', 'auto_name']).where('id', '=', 'old-share').executeTakeFirstOrThrow();
@@ -230,6 +230,35 @@ describe.each([
       await older.db.updateTable('shares').set({ sender: 'Zoë 👩‍👩‍👧', auto_name: 'From Zoë 👩‍👩‍👧 · 3 photos · 23 Nov' }).where('id', '=', 'old-share').execute();
       expect(await linkOf()).toEqual({ message, max_size: 5_000_000_000, expires: now + 1 });
       expect(await guestOf()).toEqual({ sender: 'Zoë 👩‍👩‍👧', auto_name: 'From Zoë 👩‍👩‍👧 · 3 photos · 23 Nov' });
+    } finally {
+      await older.close();
+    }
+  });
+
+  it('adds ended sessions, retired link ids, rate-limit hits and guest keys; rows from before 0006 have none', async () => {
+    const config = await server.fresh('auth_hardening_test');
+    const older = await openDatabase(config);
+    try {
+      const all = Object.fromEntries(Object.entries(migrations).map(([n, make]) => [n, make(older.dialect)]));
+      const migrator = new Migrator({ db: older.db, provider: { getMigrations: () => Promise.resolve(all) } });
+      expect((await migrator.migrateTo('0005-upload-link-options')).error).toBeUndefined();
+      await older.db.insertInto('accounts').values(account('old6', 'olduser6')).execute();
+      await older.db.insertInto('aliases').values(alias('old-alias6', 'old6')).execute();
+      await older.db.insertInto('shares').values(share('old-share6', 'old6', 'old-alias6')).execute();
+      expect(await migrateToLatest(older)).toEqual(['0006-auth-hardening']);
+      const guestKey = () => older.db.selectFrom('shares').select('guest_key').where('id', '=', 'old-share6').executeTakeFirstOrThrow();
+      expect(await guestKey()).toEqual({ guest_key: null });
+      await older.db.updateTable('shares').set({ guest_key: 'k'.repeat(43) }).where('id', '=', 'old-share6').execute();
+      expect(await guestKey()).toEqual({ guest_key: 'k'.repeat(43) });
+      await older.db.insertInto('ended_sessions').values({ id: 'sid-1', account_id: 'old6', expires: now + 1 }).execute();
+      await older.db.insertInto('retired_alias_ids').values({ id: 'gone-alias', account_id: 'old6', retired: now }).execute();
+      await older.db.insertInto('rate_limit_hits').values({ id: 'h1', hit_key: 'x'.repeat(43), at: now, expires: now + 60_000 }).execute();
+      // an account's ended sessions go with it; its retired link ids stay
+      await older.db.deleteFrom('shares').where('account_id', '=', 'old6').execute();
+      await older.db.deleteFrom('aliases').where('account_id', '=', 'old6').execute();
+      await older.db.deleteFrom('accounts').where('id', '=', 'old6').execute();
+      expect(await older.db.selectFrom('ended_sessions').selectAll().execute()).toEqual([]);
+      expect(await older.db.selectFrom('retired_alias_ids').select('id').execute()).toEqual([{ id: 'gone-alias' }]);
     } finally {
       await older.close();
     }

@@ -273,9 +273,11 @@ describe('every answer of a full scenario matches openapi.yml', () => {
     await success('DELETE', `/api/v2/sec/share/${sid}`, { token: admin });
     await success('DELETE', `/api/v2/sec/alias/${aid}`, { token: admin });
     await success('DELETE', `/api/v2/admin/account/${idOf('carol')}`, { token: admin });
+    const bobElsewhere = await login('bob', 'bob-password');
     await success('POST', '/api/v2/sec/auth/logout', { token: bob });
-    await success('POST', '/api/v2/sec/auth/logout-all', { token: bob });
     expect((await call('POST', '/api/v2/sec/auth/session', { token: bob })).status).toBe(401);
+    await success('POST', '/api/v2/sec/auth/logout-all', { token: bobElsewhere });
+    expect((await call('POST', '/api/v2/sec/auth/session', { token: bobElsewhere })).status).toBe(401);
 
     // Every JSON operation of the file-sharing API was reached with 200, and each error status answered
     const { doc } = loadOpenApi();

@@ -148,7 +148,7 @@ describe('result codes', () => {
     ['an account deleted', 200, 'account.deleted', async () => root.del(`/api/v2/admin/account/${String(((await root.get('/api/v2/admin/account?q=wes')).body['items'] as Json[])[0]!['id'])}`)],
     ['a password changed', 200, 'account.password-changed', () => user.post('/api/v2/sec/settings/password', { oldPassword: 'uma-password', newPassword: 'uma-new-password' })],
     ['signing out', 200, 'auth.logged-out', () => root.post('/api/v2/sec/auth/logout')],
-    ['signing out everywhere', 200, 'auth.signed-out-everywhere', () => root.post('/api/v2/sec/auth/logout-all')],
+    ['signing out everywhere', 200, 'auth.signed-out-everywhere', async () => s.request('POST', '/api/v2/sec/auth/logout-all', {}, { token: await s.login(ADMIN.login, ADMIN.password) })],
     ['too many failed sign-ins', 429, 'auth.too-many-attempts', () => until429(10, () => open.post('/api/v2/open/auth/login', { account: 'uma', password: 'guess' }))],
   ];
 

@@ -18,7 +18,7 @@ const shareCount = (s: UploadServer): number => s.sql((db) => (db.prepare('SELEC
 describe('bounds on what one request can create', () => {
   let s: UploadServer;
   beforeAll(async () => {
-    s = await startUploadServer('filesystem', {}, { config: { limits: { 'files-per-share': 5, 'shares-per-alias-per-hour': 3 } } });
+    s = await startUploadServer('filesystem', {}, { config: { limits: { 'files-per-share': 5, 'shares-per-alias-per-hour': 3, 'shares-per-guest-per-hour': 3 } } });
   });
   afterAll(() => s.dispose());
 
@@ -75,7 +75,7 @@ describe('bounds on what one request can create', () => {
   });
 
   // Guests with an upload link could create shares without end.
-  it('lets guests of one upload link create a few shares an hour, even in one parallel burst', async () => {
+  it('lets a guest of one upload link create a few shares an hour, even in one parallel burst', async () => {
     const owner = await adminUser(s);
     const aliasId = await createAlias(s, owner);
     const answers = await Promise.all(
@@ -106,7 +106,7 @@ describe.each([
     s = await startServer({
       config: {
         backend: { jdbc: { url: db.url, user: db.user, password: db.password } },
-        limits: { 'files-per-share': 4, 'shares-per-alias-per-hour': 3 },
+        limits: { 'files-per-share': 4, 'shares-per-alias-per-hour': 3, 'shares-per-guest-per-hour': 3 },
       },
     });
   }, 120_000);

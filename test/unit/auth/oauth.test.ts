@@ -74,6 +74,8 @@ const setup = (providers: Record<string, OAuthProviderConfig> = { prov: provider
     renew: () => Promise.reject(new Error('unused')),
     authenticate: () => Promise.reject(new Error('unused')),
     endAllSessions: () => Promise.reject(new Error('unused')),
+    logout: () => Promise.reject(new Error('unused')),
+    changePassword: () => Promise.reject(new Error('unused')),
     hostToken: () => Promise.reject(new Error('unused')),
     loginExternal(login, source, email) {
       calls.push([login, source, email]);

@@ -120,13 +120,22 @@ describe('defaults', () => {
       cacheSize: 3000,
     });
     expect(c.customContent).toEqual({ enabled: false, directory: '' });
-    expect(c.rateLimit).toEqual({ enabled: true, loginFailures: 10, sharePasswordFailures: 10, window: 60_000 });
+    expect(c.rateLimit).toEqual({
+      enabled: true,
+      loginFailures: 10,
+      sharePasswordFailures: 10,
+      allAddresses: 30,
+      rememberSuccess: 30 * 24 * 3600_000,
+      signups: 10,
+      window: 60_000,
+    });
     expect(c.trustedProxies).toEqual([]);
     expect(c.allowedHosts).toEqual([]);
     expect(c.backend.auth.sessionMax).toBe(7 * 24 * 3600_000);
     expect(c.limits).toEqual({
       filesPerShare: 1000,
       sharesPerAliasPerHour: 30,
+      sharesPerGuestPerHour: 10,
       aliasMailsPerHour: 10,
       mailsPerAccountPerHour: 30,
       descriptionLength: 20000,
