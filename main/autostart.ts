@@ -13,8 +13,17 @@ export const AUTOSTART_FILE = 'pier.desktop';
 export const autostartDir = (env: NodeJS.ProcessEnv = process.env): string =>
   join(env['XDG_CONFIG_HOME']?.trim() || join(homedir(), '.config'), 'autostart');
 
-/** A desktop-entry argument, quoted as the specification asks when it needs it. */
-const quote = (arg: string): string => (/^[\w/.:=@+,-]+$/.test(arg) ? arg : `"${arg.replace(/(["`$\\])/g, '\\$1')}"`);
+/**
+ * A desktop-entry argument as the specification asks: `%` doubled (field codes), and
+ * when quoted, `" \` $` escaped, then every backslash escaped again for the file's
+ * string syntax. Control characters (a line break would start a new key) are refused.
+ */
+const quote = (arg: string): string => {
+  if ([...arg].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new Error(`Cannot start Pier at login from a path with control characters: ${JSON.stringify(arg)}`);
+  const plain = arg.replace(/%/g, '%%');
+  if (/^[\w/.:=@+,%-]+$/.test(plain)) return plain;
+  return `"${plain.replace(/(["`$\\])/g, '\\$1')}"`.replace(/\\/g, '\\\\');
+};
 
 /** The entry that starts `command` (the executable and its arguments) in the tray. */
 export const autostartEntry = (command: readonly string[]): string =>

@@ -6,6 +6,7 @@
  * dialogs returned (or, for the extra file, to none): a page cannot point the server
  * at a folder or a file of its choosing.
  */
+import { stat } from 'node:fs/promises';
 import type { ServerAddress, SettingsError, SettingsResult } from '../preload/desktop-api.js';
 import { pageSettings, type Settings } from './desktop-settings.js';
 import { DESKTOP_CHANNELS, desktopPageRule, noArgs, oneArg, type Channel, type ChannelHandler } from './ipc.js';
@@ -33,10 +34,10 @@ const NOT_CHOSEN = 'choose it with the button';
 export const desktopHandlers = (deps: DesktopIpcDeps): Partial<Record<Channel, ChannelHandler>> => {
   const rule = desktopPageRule(deps.appIds, deps.origin, deps.documentUrl);
   const D = DESKTOP_CHANNELS;
-  /** what the file dialogs returned since the app started */
-  const chosen = new Set<string>();
-  const remember = (path: string | null) => {
-    if (path !== null) chosen.add(path);
+  /** what each file dialog returned since the app started: a file is never a folder, nor the other way round */
+  const chosen = { receivedFolder: new Set<string>(), extraConfigFile: new Set<string>() };
+  const remember = (key: keyof typeof chosen, path: string | null) => {
+    if (path !== null) chosen[key].add(path);
     return path;
   };
   const setSettings = (patch: unknown): SettingsResult => {
@@ -44,7 +45,7 @@ export const desktopHandlers = (deps: DesktopIpcDeps): Partial<Record<Channel, C
     const given = (typeof patch === 'object' && patch !== null ? patch : {}) as Record<string, unknown>;
     const errors: SettingsError[] = CHOSEN_PATHS.filter((key) => {
       const value = given[key];
-      if (value === undefined || value === current[key] || chosen.has(value as string)) return false;
+      if (value === undefined || value === current[key] || chosen[key].has(value as string)) return false;
       return !(key === 'extraConfigFile' && value === '');
     }).map((field) => ({ field, message: NOT_CHOSEN }));
     return errors.length > 0 ? { success: false, errors } : deps.settings.update(patch);
@@ -52,9 +53,17 @@ export const desktopHandlers = (deps: DesktopIpcDeps): Partial<Record<Channel, C
   return {
     [D.getSettings]: { rule, check: noArgs, run: () => pageSettings(deps.settings.get()) },
     [D.setSettings]: { rule, check: oneArg('object'), run: setSettings },
-    [D.pickFolder]: { rule, check: noArgs, run: async () => remember(await deps.pickFolder()) },
-    [D.pickConfigFile]: { rule, check: noArgs, run: async () => remember(await deps.pickConfigFile()) },
-    [D.openFolder]: { rule, check: noArgs, run: () => deps.openPath(deps.settings.get().receivedFolder) },
+    [D.pickFolder]: { rule, check: noArgs, run: async () => remember('receivedFolder', await deps.pickFolder()) },
+    [D.pickConfigFile]: { rule, check: noArgs, run: async () => remember('extraConfigFile', await deps.pickConfigFile()) },
+    [D.openFolder]: {
+      rule,
+      check: noArgs,
+      // a folder only: the system's opener would run a program
+      run: async () => {
+        const folder = deps.settings.get().receivedFolder;
+        if ((await stat(folder).catch(() => null))?.isDirectory()) await deps.openPath(folder);
+      },
+    },
     [D.lanAddresses]: { rule, check: noArgs, run: () => deps.addresses() },
     [D.qrData]: { rule, check: oneArg('string'), run: (text) => qrData(text as string) },
   };

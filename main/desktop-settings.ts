@@ -186,7 +186,7 @@ const sameHost = (a: unknown, b: string): boolean => typeof a === 'string' && a.
 /**
  * Puts the stored passwords in place of `STORED_PASSWORD` in `patch` (modified).
  * The stored password is kept only for the same server: the mail password while
- * `mail.host` is unchanged, a player password for the connection with the same id
+ * `mail.host`, its port and its TLS setting are unchanged, a player password for the connection with the same id
  * and host. Anywhere else the marker is an error: a page must not be able to send a
  * stored password to a host of its choice.
  */
@@ -195,7 +195,9 @@ const keepStoredPasswords = (current: DesktopSettings, patch: Record<string, unk
   const again = 'no stored password for this server: enter it again';
   const mail = patch['mail'];
   if (isObj(mail) && mail['password'] === STORED_PASSWORD) {
-    if (current.mail.password !== '' && sameHost(mail['host'], current.mail.host)) mail['password'] = current.mail.password;
+    // the same server the same way: a new port or a weaker TLS setting could send it in clear to a listener
+    const sameServer = sameHost(mail['host'], current.mail.host) && mail['port'] === current.mail.port && mail['sslType'] === current.mail.sslType;
+    if (current.mail.password !== '' && sameServer) mail['password'] = current.mail.password;
     else err(errors, 'mail.password', again);
   }
   const connections = patch['playerConnections'];

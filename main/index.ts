@@ -19,7 +19,7 @@ import { openLogFile } from './log-file.js';
 import { registerIpc } from './ipc.js';
 import { serverAddresses } from './network.js';
 import { createNotifier, setupNotifications } from './notifications.js';
-import { setupPermissions } from './permissions.js';
+import { guardCookies, setupPermissions } from './permissions.js';
 import { createPierApi, login } from './pier-api.js';
 import { createServerHost, type ServerHost } from './server-host.js';
 import { createTrayController, type TrayController } from './tray-actions.js';
@@ -55,10 +55,13 @@ const serverOrigin = (host: ServerHost) => (): string | null => {
 const serverEnv = (): Record<string, string> => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('SERVICE_') || k === 'NODE_OPTIONS' || k.startsWith('ELECTRON_')) continue;
+    // names compared upper-cased: Windows' environment is case-insensitive
+    const name = k.toUpperCase();
+    if (v === undefined || name === 'NODE_OPTIONS' || /^(SERVICE_|ELECTRON_|PIER_)/.test(name)) continue;
     env[k] = v;
   }
-  const binding = electronSqliteBinding(root);
+  // only a development start loads a module from outside the app
+  const binding = app.isPackaged ? null : electronSqliteBinding(root);
   return { ...SERVER_MEMORY_ENV, ...env, ...(binding ? { [SQLITE_BINDING_VAR]: binding } : {}) };
 };
 
@@ -202,7 +205,7 @@ function setupTray(host: ServerHost, settings: Settings, windows: WindowManager,
 
 function setupGuestNotifications(host: ServerHost, settings: Settings, windows: WindowManager): void {
   if (!Notification.isSupported()) return;
-  const notify = createNotifier(Notification, join(resources, 'icon.png'), (path) => void windows.showApp(path));
+  const notify = createNotifier(Notification, join(resources, 'icon.png'), (path) => void windows.showApp(path), process.platform === 'linux');
   setupNotifications((l) => host.onServerEvent(l), () => settings.get().notifications, notify);
 }
 
@@ -244,7 +247,14 @@ function setupLifecycle(windows: WindowManager, settings: Settings, quit: Quitti
 
 async function main(): Promise<void> {
   await app.whenReady();
-  const store = electronSettingsStore(safeStorage, log);
+  // Linux without a key store: safeStorage "encrypts" with a fixed password; the file's 0600 is then the protection, said plainly
+  const box = {
+    isEncryptionAvailable: () =>
+      safeStorage.isEncryptionAvailable() && !(process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text'),
+    encryptString: (plain: string) => safeStorage.encryptString(plain),
+    decryptString: (data: Buffer) => safeStorage.decryptString(data),
+  };
+  const store = electronSettingsStore(box, log);
   const settings = createSettings(store, log);
   const logFile = openLogFile(join(app.getPath('logs'), 'server.log'));
   const host = createServerHost({
@@ -258,6 +268,7 @@ async function main(): Promise<void> {
   const quit = setupQuit(app, host);
   const trayHost = process.platform === 'linux' ? hasTrayHost() : Promise.resolve(true);
   setupPermissions(session.defaultSession, serverOrigin(host));
+  guardCookies(session.defaultSession, serverOrigin(host));
   const windows = setupWindows(host, settings, quit, trayHost);
   setupIpc(windows, settings, host);
   // the tray first: it shows "starting" while the server comes up

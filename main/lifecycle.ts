@@ -19,7 +19,7 @@ export interface Quitting {
   sessionEnds(): void;
 }
 
-export const setupQuit = (app: QuitApp, host: { stop(): Promise<void> }, options: { hardExitMs?: number } = {}): Quitting => {
+export const setupQuit = (app: QuitApp, host: { stop(options?: { abortStart?: boolean }): Promise<void> }, options: { hardExitMs?: number } = {}): Quitting => {
   const hardExitMs = options.hardExitMs ?? 15_000;
   let quitting = false;
   let serverStopped = false;
@@ -28,7 +28,7 @@ export const setupQuit = (app: QuitApp, host: { stop(): Promise<void> }, options
     quitting = true;
     // a last resort: the server host kills its process after 10 s; nothing else may keep Pier alive
     setTimeout(() => app.exit(0), hardExitMs).unref();
-    void host.stop().finally(() => {
+    void host.stop({ abortStart: true }).finally(() => {
       serverStopped = true;
       app.quit();
     });

@@ -4,7 +4,7 @@
  * begins, so at most twice `maxBytes` stay on disk. Written synchronously in the order
  * the output arrives; the server logs little besides errors and starts.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export const LOG_MAX_BYTES = 5 * 1024 * 1024;
@@ -17,6 +17,8 @@ export interface LogFile {
 export const openLogFile = (file: string, maxBytes = LOG_MAX_BYTES): LogFile => {
   mkdirSync(dirname(file), { recursive: true });
   let fd = openSync(file, 'a', 0o600);
+  // a file an older version left readable to others is made private
+  if (process.platform !== 'win32') fchmodSync(fd, 0o600);
   let size = fstatSync(fd).size;
   return {
     write(chunk) {

@@ -21,13 +21,17 @@ export const formatSize = (bytes: number): string => {
   return unit === 0 ? `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}` : `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
 };
 
+/** Names chosen by guests and users are cut to this many characters in a notification. */
+const NAME_MAX = 80;
+const cut = (name: string): string => (name.length > NAME_MAX ? `${name.slice(0, NAME_MAX - 1)}…` : name);
+
 /** The notification for a server event, or `null` for events that get none. */
 export const noticeFor = (e: ServerEvent): Notice | null => {
   if (e.type !== 'guest-upload-completed') return null;
   // the share's name says who sent what (`From Anna · 3 photos · 23 Nov`); a bare count when it has none
-  const what = e.shareName || (e.fileCount === 1 ? '1 file' : `${e.fileCount} files`);
+  const what = cut(e.shareName) || (e.fileCount === 1 ? '1 file' : `${e.fileCount} files`);
   return {
-    title: `Files arrived through “${e.aliasName}”`,
+    title: `Files arrived through “${cut(e.aliasName)}”`,
     body: `${what} · ${formatSize(e.totalSize)}. Click to open.`,
     path: `/app/upload/${encodeURIComponent(e.shareId)}`,
   };
@@ -44,6 +48,9 @@ export const setupNotifications = (
     if (notice && enabled()) show(notice);
   });
 
+/** Text for a notification body that a daemon reads as markup (`<a>`, `<b>`, `<img>` on Linux). */
+export const escapeMarkup = (text: string): string => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
 /** The parts of Electron's `Notification` used here. */
 export interface NotificationLike {
   on(event: 'click' | 'close' | 'failed', listener: () => void): unknown;
@@ -59,10 +66,17 @@ export const MAX_KEPT_NOTIFICATIONS = 20;
  * referenced until it is clicked, closed or failed: Electron collects a notification
  * nothing references, and with it its click handler, while it is still on screen.
  */
-export const createNotifier = (Notification: NotificationCtor, icon: string | undefined, open: (path: string) => void): ((notice: Notice) => void) => {
+export const createNotifier = (
+  Notification: NotificationCtor,
+  icon: string | undefined,
+  open: (path: string) => void,
+  /** Linux notification daemons read the body as markup: guest text must stay text */
+  bodyIsMarkup = false,
+): ((notice: Notice) => void) => {
   const kept = new Set<NotificationLike>();
   return (notice) => {
-    const n = new Notification({ title: notice.title, body: notice.body, ...(icon ? { icon } : {}) });
+    const body = bodyIsMarkup ? escapeMarkup(notice.body) : notice.body;
+    const n = new Notification({ title: notice.title, body, ...(icon ? { icon } : {}) });
     const forget = () => kept.delete(n);
     n.on('click', () => {
       forget();

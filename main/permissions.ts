@@ -31,3 +31,31 @@ export const setupPermissions = (session: PermissionSession, serverOrigin: () =>
   // WebHID, Web Serial, WebUSB: no page of Pier uses a device
   session.setDevicePermissionHandler(() => false);
 };
+
+/**
+ * True when a request to `url` may carry the window's cookies: only to the running
+ * server's origin. Cookies are not bound to a port, so while Pier's server is stopped
+ * or restarting, another local program listening on its port would otherwise receive
+ * the desktop account's session.
+ */
+export const mayCarryCookies = (url: string, serverOrigin: string | null): boolean => serverOrigin !== null && originOf(url) === serverOrigin;
+
+/** The parts of an Electron session's `webRequest` the cookie guard uses. */
+export interface CookieGuardSession {
+  webRequest: {
+    onBeforeSendHeaders(
+      listener: (details: { url: string; requestHeaders: Record<string, string> }, callback: (response: { requestHeaders: Record<string, string> }) => void) => void,
+    ): void;
+  };
+}
+
+/** Drops the `Cookie` header of every request that `mayCarryCookies` refuses. */
+export const guardCookies = (session: CookieGuardSession, serverOrigin: () => string | null): void => {
+  session.webRequest.onBeforeSendHeaders((details, callback) => {
+    const headers = details.requestHeaders;
+    if (!mayCarryCookies(details.url, serverOrigin())) {
+      for (const name of Object.keys(headers)) if (name.toLowerCase() === 'cookie') delete headers[name];
+    }
+    callback({ requestHeaders: headers });
+  });
+};

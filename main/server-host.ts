@@ -60,8 +60,11 @@ export interface ServerHost {
    * the reason); never rejects.
    */
   start(settings: DesktopSettings, initialAdmin?: { login: string; password: string }): Promise<HostState>;
-  /** Stops the server within the stop bound (killed after it); a no-op when it is not running. */
-  stop(): Promise<void>;
+  /**
+   * Stops the server within the stop bound (killed after it); a no-op when it is not
+   * running. `abortStart`: a start in progress is ended at once instead of awaited (quit).
+   */
+  stop(options?: { abortStart?: boolean }): Promise<void>;
   /** Stops and starts with the new settings. */
   restart(settings: DesktopSettings): Promise<HostState>;
   /** A session token for the desktop's own account, signed by the running server. */
@@ -323,7 +326,11 @@ export const createServerHost = (options: HostOptions): ServerHost => {
       return () => eventListeners.delete(listener);
     },
     start: (settings, initialAdmin) => serial(() => doStart(settings, initialAdmin)),
-    stop: () => serial(doStop),
+    stop(options) {
+      // a quit does not wait for a start in progress: its process is ended, then the stop runs
+      if (options?.abortStart && state.kind === 'starting' && child) void end(child, false);
+      return serial(doStop);
+    },
     restart: (settings) => serial(() => doStart(settings)),
     tokenFor(account) {
       const c = child;

@@ -1,6 +1,6 @@
 // What the desktop app reads from its command line and writes to the system: the
 // user-data argument, start at login, the Linux autostart entry, the rotated log.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -44,8 +44,11 @@ describe('Linux autostart', () => {
     setAutostart(false, ['/opt/Pier/pier'], auto);
   });
 
-  it('quotes arguments with spaces or special characters', () => {
-    expect(autostartEntry(['/home/me/My Apps/electron', '/home/me/pier $x'])).toContain('Exec="/home/me/My Apps/electron" "/home/me/pier \\$x" --hidden\n');
+  it('quotes arguments as the desktop-entry specification asks, and refuses a path with a line break', () => {
+    // a literal $ in a quoted argument is \\$ in the file (the string escape, then the quoting one)
+    expect(autostartEntry(['/home/me/My Apps/electron', '/home/me/pier $x'])).toContain('Exec="/home/me/My Apps/electron" "/home/me/pier \\\\$x" --hidden\n');
+    expect(autostartEntry(['/opt/100%/pier'])).toContain('Exec=/opt/100%%/pier --hidden\n');
+    expect(() => autostartEntry(['/tmp/x\nExec=/bin/evil'])).toThrow(/control characters/);
   });
 
   it('lives in $XDG_CONFIG_HOME/autostart, or ~/.config/autostart', () => {
@@ -70,6 +73,14 @@ describe('server log', () => {
     expect(statSync(`${file}.1`).size).toBeLessThanOrEqual(1000);
     expect(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/^049 /);
     expect(existsSync(`${file}.2`)).toBe(false);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('makes a log file an older version left readable private', () => {
+    const file = join(dir, 'old.log');
+    writeFileSync(file, 'old\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    openLogFile(file).close();
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 

@@ -205,6 +205,12 @@ describe('desktop settings: stored passwords', () => {
     expect(r.success).toBe(false);
     expect(!r.success && r.errors.map((e) => e.field)).toEqual(['mail.password', 'playerConnections.0.password', 'playerConnections.1.password']);
     expect(s.get()).toEqual(before);
+    // nor for the same mail host reached another way: without TLS, or on another port
+    for (const change of [{ sslType: 'none' as const }, { port: 2525 }]) {
+      const r2 = s.update({ mail: { ...page.mail, ...change } });
+      expect(!r2.success && r2.errors.map((e) => e.field), JSON.stringify(change)).toEqual(['mail.password']);
+    }
+    expect(s.get()).toEqual(before);
     // the marker is never stored, not even when nothing was stored before
     expect(applyPatch(valid(), { mail: { ...valid().mail, password: STORED_PASSWORD } })).toMatchObject({ ok: false });
   });

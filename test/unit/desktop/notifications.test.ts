@@ -1,7 +1,7 @@
 // Desktop notifications with a fake whose objects are collected like Electron's: a
 // notification nothing references loses its click handler.
 import { describe, expect, it } from 'vitest';
-import { createNotifier, MAX_KEPT_NOTIFICATIONS, type Notice } from '../../../main/notifications.js';
+import { createNotifier, MAX_KEPT_NOTIFICATIONS, noticeFor, type Notice } from '../../../main/notifications.js';
 import { FakeNotification } from '../../support/fake-electron.js';
 
 const notice = (i: number): Notice => ({ title: `Files ${i}`, body: 'x', path: `/app/upload/${i}` });
@@ -37,5 +37,32 @@ describe('notifications', () => {
     show(notice(1));
     expect(await FakeNotification.clickAll()).toBe(0);
     expect(opened).toEqual([]);
+  });
+});
+
+describe('notification text', () => {
+  it('shows a guest’s markup as text where the body is markup (Linux), and cuts long names', async () => {
+    const shown: FakeNotification[] = [];
+    class Recording extends FakeNotification {
+      constructor(o: { title: string; body: string }) {
+        super(o);
+        shown.push(this);
+      }
+    }
+    const notice = noticeFor({
+      type: 'guest-upload-completed',
+      shareId: 's',
+      aliasId: 'a',
+      aliasName: 'x'.repeat(500),
+      shareName: '<a href="https://evil.example/">Sign in</a> & more',
+      fileCount: 1,
+      totalSize: 1,
+    })!;
+    expect(notice.title.length).toBeLessThan(110);
+    createNotifier(Recording, undefined, () => undefined, true)(notice);
+    createNotifier(Recording, undefined, () => undefined, false)(notice);
+    expect(shown[0]!.options.body).toMatch(/^&lt;a href="https:\/\/evil\.example\/"&gt;Sign in&lt;\/a&gt; &amp; more · /);
+    expect(shown[1]!.options.body).toMatch(/^<a href/);
+    await FakeNotification.clickAll();
   });
 });

@@ -172,8 +172,10 @@ describe('electron-builder.yml', () => {
     expect(cfg['directories']).toMatchObject({ buildResources: 'resources' });
     const nsh = readFileSync(include, 'utf8');
     const macro = (name: string) => new RegExp(`!macro ${name}\\b([\\s\\S]*?)!macroend`).exec(nsh)?.[1] ?? '';
-    expect(macro('customInstall')).toMatch(/netsh advfirewall firewall add rule name="Pier" dir=in action=allow program="\$INSTDIR\\\$\{APP_EXECUTABLE_FILENAME\}" enable=yes profile=private/);
-    expect(macro('customUnInstall')).toMatch(/netsh advfirewall firewall delete rule name="Pier" program="\$INSTDIR\\\$\{APP_EXECUTABLE_FILENAME\}"/);
+    expect(macro('customInstall')).toMatch(/netsh\.exe" advfirewall firewall add rule name="Pier" dir=in action=allow program="\$INSTDIR\\\$\{APP_EXECUTABLE_FILENAME\}" enable=yes profile=private protocol=TCP/);
+    expect(macro('customUnInstall')).toMatch(/netsh\.exe" advfirewall firewall delete rule name="Pier" program="\$INSTDIR\\\$\{APP_EXECUTABLE_FILENAME\}"/);
+    // by its full path: a bare name is looked up in the installer's folder first
+    for (const line of nsh.split('\n').filter((l) => l.includes('ExecToLog'))) expect(line).toContain('"$SYSDIR\\netsh.exe"');
   });
 
   it('gives the installer the app user model id that the app sets for itself', () => {

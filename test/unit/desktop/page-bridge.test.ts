@@ -7,6 +7,7 @@
 // dialogs, never from what a page sends. The object itself stays on every page of the
 // server so the web client can feature-detect the desktop app.
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import { STORED_PASSWORD } from '../../../preload/desktop-api.js';
 import { FakeIpcMain } from '../../support/fake-electron.js';
 
 const ORIGIN = 'http://127.0.0.1:9090';
+/** an existing folder: the received folder is opened only when it is one */
+const RECEIVED = tmpdir();
 const PAGE = `${ORIGIN}/app/desktop`;
 const appIds = new Set([7]);
 /** The URL each window's document was loaded from (a full navigation, not pushState). */
@@ -25,7 +28,7 @@ const documentOf = (id: number) => documents.get(id);
 
 const stored = (): DesktopSettings => ({
   ...defaultSettings(),
-  receivedFolder: '/home/u/Received',
+  receivedFolder: RECEIVED,
   mail: { enabled: true, host: 'smtp.example.org', port: 587, user: 'me', password: 'smtp-secret', sslType: 'starttls', defaultFrom: '' },
   playerConnections: [{ id: 'default', title: 'Living room', host: '192.168.1.5', port: 6600, password: 'mpd-secret' }],
 });
@@ -102,7 +105,7 @@ describe('the desktop IPC handlers', () => {
     expect(JSON.stringify(saved)).not.toMatch(/smtp-secret|mpd-secret/);
     expect(await ipc.invoke(DESKTOP_CHANNELS.pickFolder, { id: 7, url: PAGE })).toBe('/picked');
     await ipc.invoke(DESKTOP_CHANNELS.openFolder, { id: 7, url: PAGE });
-    expect(opened).toEqual(['/home/u/Received']);
+    expect(opened).toEqual([RECEIVED]);
     expect(await ipc.invoke(DESKTOP_CHANNELS.lanAddresses, { id: 7, url: PAGE })).toEqual([{ name: 'localhost', url: ORIGIN }]);
   });
 
@@ -113,7 +116,7 @@ describe('the desktop IPC handlers', () => {
       expect(r.success, JSON.stringify(patch)).toBe(false);
       expect(r.errors?.map((e) => e.field)).toEqual(Object.keys(patch));
     }
-    expect(settings.get().receivedFolder).toBe('/home/u/Received');
+    expect(settings.get().receivedFolder).toBe(RECEIVED);
     expect(settings.get().extraConfigFile).toBe('');
 
     expect(await ipc.invoke(DESKTOP_CHANNELS.pickFolder, { id: 7, url: PAGE })).toBe('/picked');
@@ -121,6 +124,9 @@ describe('the desktop IPC handlers', () => {
     const ok = (await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, { receivedFolder: '/picked', extraConfigFile: '/picked/extra.conf' })) as { success: boolean };
     expect(ok.success).toBe(true);
     expect(settings.get()).toMatchObject({ receivedFolder: '/picked', extraConfigFile: '/picked/extra.conf' });
+    // what one dialog returned is not accepted for the other setting
+    const swapped = (await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, { receivedFolder: '/picked/extra.conf' })) as { success: boolean };
+    expect(swapped.success).toBe(false);
     // keeping the current values and removing the extra file need no dialog
     expect(((await ipc.invoke(DESKTOP_CHANNELS.setSettings, { id: 7, url: PAGE }, { receivedFolder: '/picked', extraConfigFile: '' })) as { success: boolean }).success).toBe(true);
   });

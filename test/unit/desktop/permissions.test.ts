@@ -4,7 +4,7 @@
 // needs on the server's own pages: writing to the clipboard (copy buttons) and
 // fullscreen (video previews).
 import { describe, expect, it } from 'vitest';
-import { isPermissionAllowed, setupPermissions, type PermissionSession } from '../../../main/permissions.js';
+import { guardCookies, isPermissionAllowed, mayCarryCookies, setupPermissions, type CookieGuardSession, type PermissionSession } from '../../../main/permissions.js';
 
 const ORIGIN = 'http://127.0.0.1:9090';
 
@@ -60,5 +60,28 @@ describe('permissions of the desktop windows', () => {
     expect(check(null, 'clipboard-sanitized-write', ORIGIN, {})).toBe(false);
 
     expect((s.device as unknown as (d: unknown) => boolean)({ deviceType: 'usb', origin: ORIGIN })).toBe(false);
+  });
+});
+
+describe('cookies', () => {
+  it('go only to the running server’s origin: not to another program on its port while it is stopped', () => {
+    expect(mayCarryCookies(`${ORIGIN}/app/shares`, ORIGIN)).toBe(true);
+    expect(mayCarryCookies(`${ORIGIN}/app/shares`, null)).toBe(false);
+    expect(mayCarryCookies('http://127.0.0.1:9091/app', ORIGIN)).toBe(false);
+    expect(mayCarryCookies('http://localhost:9090/app', ORIGIN)).toBe(false);
+  });
+
+  it('are dropped from requests the rule refuses, whatever the header’s case', () => {
+    let listener: Parameters<CookieGuardSession['webRequest']['onBeforeSendHeaders']>[0] | undefined;
+    let origin: string | null = ORIGIN;
+    guardCookies({ webRequest: { onBeforeSendHeaders: (l) => (listener = l) } }, () => origin);
+    const send = (url: string, headers: Record<string, string>) => {
+      let out: Record<string, string> = {};
+      listener!({ url, requestHeaders: { ...headers } }, (r) => (out = r.requestHeaders));
+      return out;
+    };
+    expect(send(`${ORIGIN}/api/v2/sec/share`, { Cookie: 'service_auth=t', Accept: '*/*' })).toEqual({ Cookie: 'service_auth=t', Accept: '*/*' });
+    origin = null;
+    expect(send(`${ORIGIN}/api/v2/sec/share`, { cookie: 'service_auth=t', Accept: '*/*' })).toEqual({ Accept: '*/*' });
   });
 });

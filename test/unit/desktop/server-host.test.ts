@@ -259,3 +259,22 @@ describe('the server process', () => {
     expect(output).toContain('Pier is listening on');
   });
 });
+
+describe('stopping during a start', () => {
+  it('ends a server that is still starting at once instead of waiting for its start', async () => {
+    const fork = forkAsUtility;
+    // a stand-in that never answers hello: a start that would take the whole start bound
+    host = hostWith({
+      entry: join(projectRoot, 'test/fixtures/hosted/misbehaving-server.mjs'),
+      fork: (entry, _args, options) => fork(entry, ['mute'], options),
+    });
+    const starting = host.start(settingsFor());
+    await reaches(host, 'starting');
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    await host.stop({ abortStart: true });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(host.state()).toEqual({ kind: 'stopped' });
+    expect((await starting).kind).toBe('error');
+  });
+});
