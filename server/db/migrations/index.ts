@@ -20,6 +20,7 @@ import { pendingUploads } from './0002-pending-uploads.js';
 import { sessionGeneration } from './0003-session-generation.js';
 import { mailLimits } from './0004-mail-limits.js';
 import { uploadLinkOptions } from './0005-upload-link-options.js';
+import { rooms } from './0008-rooms.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -29,6 +30,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0003-session-generation': sessionGeneration,
   '0004-mail-limits': mailLimits,
   '0005-upload-link-options': uploadLinkOptions,
+  '0008-rooms': rooms,
 });
 
 export interface MigratableDb {
