@@ -15,6 +15,6 @@ export const ROOM_NAME_MAX = 80;
 /** The cleaned name: NFC, removed characters gone, white space collapsed, cut at `max` code points; `''` when nothing is left. */
 export const cleanName = (raw: unknown, max = GUEST_NAME_MAX): string => {
   if (typeof raw !== 'string') return '';
-  const text = raw.normalize('NFC').replace(removed, '').replace(/\s+/gu, ' ').trim();
+  const text = raw.normalize('NFC').replace(/[\t\n\v\f\r]/g, ' ').replace(removed, '').replace(/\s+/gu, ' ').trim();
   return Array.from(text).slice(0, max).join('').trim();
 };
