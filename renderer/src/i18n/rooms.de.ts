@@ -19,7 +19,7 @@ export default {
     silence: 'Gerade läuft nichts. Füge ein Lied hinzu, um die Musik zu starten.',
     added: '„{title}“ hinzugefügt.',
     addedAt: '„{title}“ hinzugefügt: Nummer {n} in der Warteschlange.',
-    limitReached: 'Du hast {n} Lieder in der Warteschlange, mehr erlaubt dieser Raum nicht. Füge weitere hinzu, wenn eines gelaufen ist.',
+    limitReached: 'Du hast ein Lied in der Warteschlange, mehr erlaubt dieser Raum nicht. Füge weitere hinzu, wenn es gelaufen ist. | Du hast {n} Lieder in der Warteschlange, mehr erlaubt dieser Raum nicht. Füge weitere hinzu, wenn eines gelaufen ist.',
     search: 'Lied suchen',
     searchHint: 'Titel, Interpret oder Album',
     noResults: 'Keine Lieder gefunden.',

@@ -19,7 +19,7 @@ export default {
     silence: 'No suena nada. Añade una canción para que empiece la música.',
     added: '«{title}» añadida.',
     addedAt: '«{title}» añadida: número {n} en la cola.',
-    limitReached: 'Tienes {n} canciones en espera, el máximo de esta sala. Añade más cuando haya sonado una.',
+    limitReached: 'Tienes una canción en espera, el máximo de esta sala. Añade más cuando haya sonado. | Tienes {n} canciones en espera, el máximo de esta sala. Añade más cuando haya sonado una.',
     search: 'Buscar una canción',
     searchHint: 'Título, artista o álbum',
     noResults: 'No se encontraron canciones.',

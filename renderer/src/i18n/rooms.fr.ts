@@ -19,7 +19,7 @@ export default {
     silence: 'Rien ne joue. Ajoutez un morceau pour lancer la musique.',
     added: '« {title} » ajouté.',
     addedAt: '« {title} » ajouté : numéro {n} dans la file.',
-    limitReached: 'Vous avez {n} morceaux en attente, le maximum de cette salle. Ajoutez-en d’autres quand l’un aura été joué.',
+    limitReached: 'Vous avez un morceau en attente, le maximum de cette salle. Ajoutez-en d’autres quand il aura été joué. | Vous avez {n} morceaux en attente, le maximum de cette salle. Ajoutez-en d’autres quand l’un aura été joué.',
     search: 'Trouver un morceau',
     searchHint: 'Titre, artiste ou album',
     noResults: 'Aucun morceau trouvé.',

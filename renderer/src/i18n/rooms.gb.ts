@@ -19,7 +19,7 @@ export default {
     silence: 'Nothing is playing. Add a song to start the music.',
     added: 'Added “{title}”.',
     addedAt: 'Added “{title}”: number {n} in the queue.',
-    limitReached: 'You have {n} songs waiting, the most this room allows. Add more when one has played.',
+    limitReached: 'You have one song waiting, the most this room allows. Add more when it has played. | You have {n} songs waiting, the most this room allows. Add more when one has played.',
     search: 'Find a song',
     searchHint: 'Title, artist or album',
     noResults: 'No songs found.',

@@ -19,7 +19,7 @@ export default {
     silence: 'Non suona niente. Aggiungi un brano per far partire la musica.',
     added: '«{title}» aggiunto.',
     addedAt: '«{title}» aggiunto: numero {n} in coda.',
-    limitReached: 'Hai {n} brani in attesa, il massimo di questa stanza. Aggiungine altri quando uno è stato suonato.',
+    limitReached: 'Hai un brano in attesa, il massimo di questa stanza. Aggiungine altri quando è stato suonato. | Hai {n} brani in attesa, il massimo di questa stanza. Aggiungine altri quando uno è stato suonato.',
     search: 'Trova un brano',
     searchHint: 'Titolo, artista o album',
     noResults: 'Nessun brano trovato.',
