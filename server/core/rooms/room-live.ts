@@ -35,6 +35,8 @@ interface Live {
   snapshot?: Snapshot;
   attribution: Attribution;
   chain: Promise<unknown>;
+  /** failed attempts to watch in a row: the retry waits longer each time, and only the first is logged */
+  failures: number;
   lastState?: string;
   lastSongId?: string | null;
   /** skip votes for the current song, per room */
@@ -63,7 +65,7 @@ export const createRoomLive = ({ db, gateway, clock, log, random = Math.random }
   const live = (connection: string): Live => {
     let l = lives.get(connection);
     if (!l) {
-      l = { attribution: new Map(), chain: Promise.resolve(), votes: new Map() };
+      l = { attribution: new Map(), chain: Promise.resolve(), votes: new Map(), failures: 0 };
       lives.set(connection, l);
     }
     return l;
@@ -156,7 +158,7 @@ export const createRoomLive = ({ db, gateway, clock, log, random = Math.random }
   /** Starts watching the daemon of `connection` (once), so changes reach rooms and the fallback plays. */
   const watch = (connection: string): Promise<void> => {
     const l = live(connection);
-    if (stopped || l.session || l.opening) return l.opening ?? Promise.resolve();
+    if (stopped || l.session || l.opening || l.retry) return l.opening ?? Promise.resolve();
     l.opening = gateway
       .openSession(
         connection,
@@ -167,7 +169,10 @@ export const createRoomLive = ({ db, gateway, clock, log, random = Math.random }
           lost: () => {
             l.session = undefined;
             if (stopped) return;
-            l.retry = setTimeout(() => void watch(connection), 2000);
+            l.retry = setTimeout(() => {
+              l.retry = undefined;
+              void watch(connection);
+            }, 2000);
             l.retry.unref();
           },
         },
@@ -175,12 +180,19 @@ export const createRoomLive = ({ db, gateway, clock, log, random = Math.random }
       )
       .then((s) => {
         l.session = s;
+        l.failures = 0;
         if (stopped) s.close();
       })
       .catch((e: unknown) => {
-        log.warn('Rooms cannot watch the player', { connection, error: String(e) });
+        if (l.failures++ === 0) log.warn('Rooms cannot watch the player; trying again', { connection, error: String(e) });
         if (stopped) return;
-        l.retry = setTimeout(() => void watch(connection), 5000);
+        l.retry = setTimeout(
+          () => {
+            l.retry = undefined;
+            void watch(connection);
+          },
+          Math.min(60_000, 2000 * 2 ** Math.min(l.failures, 5)),
+        );
         l.retry.unref();
       })
       .finally(() => {
@@ -201,6 +213,7 @@ export const createRoomLive = ({ db, gateway, clock, log, random = Math.random }
         l.session?.close();
         l.session = undefined;
         if (l.retry) clearTimeout(l.retry);
+        l.retry = undefined;
       }
     }
     for (const c of used) void watch(c);
