@@ -125,6 +125,51 @@ describe('room guards', () => {
     expect(status).toBe(404);
   });
 
+  it('limits the songs a guest adds per minute (429 with Retry-After)', async () => {
+    mpd.mpc('clear');
+    const room = await createRoom({ songsPerGuest: 20 });
+    const g = (await join(room, 'Fast', '10.0.2.1')).body.token;
+    const songs = [
+      BLUE1,
+      'Artist One/Blue Album/02 - Song 2.flac',
+      'Artist Two/Red Album (2CD)/CD1/01 - Red Song 1.mp3',
+      'Artist Two/Red Album (2CD)/CD2/01 - Red Song 2.mp3',
+      'Various/Green Album/01 green.ogg',
+      'Artist One/Purple Album/01 - Purple.flac',
+      'Artist Three/Big Album/01 - Big.flac',
+    ];
+    for (const file of songs.slice(0, 6)) expect((await s.request('POST', `/api/v1/room/${room}/queue`, { file }, guest(g))).status, file).toBe(200);
+    const seventh = await s.request('POST', `/api/v1/room/${room}/queue`, { file: songs[6] }, guest(g));
+    expect(seventh.status).toBe(429);
+    expect(Number(seventh.headers.get('retry-after'))).toBeGreaterThan(0);
+    mpd.mpc('stop');
+    mpd.mpc('clear');
+  });
+
+  it('signs one guest out: their token ends, their page closes, their queued song keeps their name', async () => {
+    mpd.mpc('clear');
+    mpd.mpc('add', 'Artist Three/Big Album/01 - Big.flac');
+    mpd.mpc('play');
+    mpd.mpc('pause');
+    const room = await createRoom();
+    const out = await join(room, 'Leaving', '10.0.3.1');
+    const stays = (await join(room, 'Staying', '10.0.3.2')).body.token;
+    expect((await s.request('POST', `/api/v1/room/${room}/queue`, { file: BLUE1 }, guest(out.body.token))).status).toBe(200);
+    const ws = new WebSocket(`${s.url.replace('http', 'ws')}/api/v1/room/${room}/events`, { headers: { 'Service-Room': out.body.token } });
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await new Promise((r) => ws.once('open', r));
+    const res = await s.request('DELETE', `/api/v1/rooms/${room}/guests/${out.body.guest.id}`, undefined, { token });
+    expect(res.status).toBe(200);
+    expect(await closed).toBe(1008);
+    expect((await s.request('GET', `/api/v1/room/${room}/state`, undefined, guest(out.body.token))).status).toBe(401);
+    const st = await s.request<{ queue: Array<{ file: string; addedBy: Json }> }>('GET', `/api/v1/room/${room}/state`, undefined, guest(stays));
+    expect(st.body.queue).toEqual([expect.objectContaining({ file: BLUE1, addedBy: { kind: 'guest', name: 'Leaving' } })]);
+    const view = await s.request<{ guests: Array<{ name: string }> }>('GET', `/api/v1/rooms/${room}`, undefined, { token });
+    expect(view.body.guests.map((g) => g.name)).toEqual(['Staying']);
+    mpd.mpc('stop');
+    mpd.mpc('clear');
+  });
+
   it('lets only the owner (or an admin) see and change a room', async () => {
     const room = await createRoom();
     await s.request('POST', '/api/v2/admin/account', { login: 'eve', state: 'Active', admin: false, password: 'eve-password-1' }, { token });
