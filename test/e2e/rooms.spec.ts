@@ -105,9 +105,11 @@ test('the guest page on a desktop, with the song limit reached', async ({ page, 
   await page.goto(`/app/room/${room}`);
   await page.getByLabel('Your name (optional)').fill('Sam <b>');
   await page.getByRole('button', { name: 'Join' }).click();
-  await page.getByLabel('Find a song').fill('song');
-  await page.locator('[data-test=room-add]').first().click();
+  await expect(page.locator('[data-test=room-current]')).toHaveText('Big Song');
+  await page.getByLabel('Find a song').fill('orange');
+  await page.getByRole('button', { name: 'Add “Orange Song”' }).click();
   await expect(page.locator('[data-test=room-limit]')).toBeVisible();
+  await expect(page.locator('[data-test=room-yours]')).toContainText('Orange Song');
   await expect(page.locator('[data-test=room-queue]')).toContainText('added by you');
   expect(mpd.mpc('-f', '%file%', 'playlist').trim().split('\n')).toHaveLength(2);
   await expectAccessible(page, 'room guest desktop');
