@@ -61,6 +61,8 @@ export const defaultSettings = (): DesktopSettings => ({
   extraConfigFile: '',
   startAtLogin: false,
   notifications: true,
+  // a guest joining a room is no news most of the time: off unless asked for
+  roomNotifications: false,
   invitePassword: randomSecret(),
   account: null,
 });
@@ -161,6 +163,7 @@ const editableChecks: { [K in keyof EditableSettings]: Check } = {
   extraConfigFile: absolutePath(true),
   startAtLogin: bool,
   notifications: bool,
+  roomNotifications: bool,
 };
 
 /** Checks exactly the fields of `checks`: each present and valid, no others. */
@@ -282,7 +285,7 @@ export const migrateSettings = (
 };
 
 /** Fields whose change needs a server restart (all but those only main/ reads). */
-const SERVER_KEYS: (keyof DesktopSettings)[] = EDITABLE_KEYS.filter((k) => k !== 'startAtLogin' && k !== 'notifications');
+const SERVER_KEYS: (keyof DesktopSettings)[] = EDITABLE_KEYS.filter((k) => k !== 'startAtLogin' && k !== 'notifications' && k !== 'roomNotifications');
 
 /** True when the hosted server must restart to apply the change from `a` to `b`. */
 export const needsRestart = (a: DesktopSettings, b: DesktopSettings): boolean =>

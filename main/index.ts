@@ -18,7 +18,7 @@ import { hasTrayHost, isWayland } from './linux-desktop.js';
 import { openLogFile } from './log-file.js';
 import { registerIpc } from './ipc.js';
 import { serverAddresses } from './network.js';
-import { createNotifier, setupNotifications } from './notifications.js';
+import { createNotifier, notificationEnabled, setupNotifications } from './notifications.js';
 import { guardCookies, setupPermissions } from './permissions.js';
 import { createPierApi, login } from './pier-api.js';
 import { createServerHost, type ServerHost } from './server-host.js';
@@ -206,7 +206,7 @@ function setupTray(host: ServerHost, settings: Settings, windows: WindowManager,
 function setupGuestNotifications(host: ServerHost, settings: Settings, windows: WindowManager): void {
   if (!Notification.isSupported()) return;
   const notify = createNotifier(Notification, join(resources, 'icon.png'), (path) => void windows.showApp(path), process.platform === 'linux');
-  setupNotifications((l) => host.onServerEvent(l), () => settings.get().notifications, notify);
+  setupNotifications((l) => host.onServerEvent(l), (e) => notificationEnabled(settings.get(), e), notify);
 }
 
 /** Start at login: Electron's login items on Windows and macOS, an XDG autostart entry on Linux. */

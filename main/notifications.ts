@@ -27,6 +27,14 @@ const cut = (name: string): string => (name.length > NAME_MAX ? `${name.slice(0,
 
 /** The notification for a server event, or `null` for events that get none. */
 export const noticeFor = (e: ServerEvent): Notice | null => {
+  if (e.type === 'room-guest-joined') {
+    // the names are plain text already (the server removes markup and bidirectional controls)
+    return {
+      title: `${e.guestName} joined “${e.roomName}”`,
+      body: `${e.guests === 1 ? '1 guest' : `${e.guests} guests`} in the room. Click to open the player.`,
+      path: '/app/player',
+    };
+  }
   if (e.type !== 'guest-upload-completed') return null;
   // the share's name says who sent what (`From Anna · 3 photos · 23 Nov`); a bare count when it has none
   const what = cut(e.shareName) || (e.fileCount === 1 ? '1 file' : `${e.fileCount} files`);
@@ -37,16 +45,20 @@ export const noticeFor = (e: ServerEvent): Notice | null => {
   };
 };
 
-/** Shows a notice per event while `enabled()` holds; returns the unsubscribe function. */
+/** Shows a notice per event while `enabled(event)` holds; returns the unsubscribe function. */
 export const setupNotifications = (
   subscribe: (listener: (e: ServerEvent) => void) => () => void,
-  enabled: () => boolean,
+  enabled: (e: ServerEvent) => boolean,
   show: (notice: Notice) => void,
 ): (() => void) =>
   subscribe((e) => {
     const notice = noticeFor(e);
-    if (notice && enabled()) show(notice);
+    if (notice && enabled(e)) show(notice);
   });
+
+/** Which setting turns the notice of an event on: guests joining rooms have their own (off by default). */
+export const notificationEnabled = (settings: { notifications: boolean; roomNotifications: boolean }, e: ServerEvent): boolean =>
+  e.type === 'room-guest-joined' ? settings.roomNotifications : settings.notifications;
 
 /** Text for a notification body that a daemon reads as markup (`<a>`, `<b>`, `<img>` on Linux). */
 export const escapeMarkup = (text: string): string => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);

@@ -30,6 +30,8 @@ export interface PierApi {
   createAlias(name: string, validityMs: number): Promise<string>;
   /** Uploads `paths` into a new share, publishes it and resolves with the share's ids. */
   shareFiles(paths: string[], props: ShareProps, progress?: (done: number, total: number) => void): Promise<SharedFiles>;
+  /** The open room of the player connection `default`, or a new one named `name`; resolves with its id. */
+  openRoom(name: string): Promise<string>;
 }
 
 export interface ShareProps {
@@ -45,10 +47,10 @@ export interface SharedFiles {
 
 type Json = Record<string, unknown>;
 
-const call = async (baseUrl: string, method: string, path: string, token: string | null, body?: unknown): Promise<Json> => {
+const call = async (baseUrl: string, method: string, path: string, token: string | null, body?: unknown, prefix = API): Promise<Json> => {
   const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
   if (token !== null) headers['Service-Auth'] = token;
-  const res = await fetch(baseUrl + API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(baseUrl + prefix + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let json: Json = {};
   try {
@@ -111,6 +113,15 @@ export const createPierApi = (baseUrl: string, token: () => Promise<string>): Pi
     return items.map((a) => ({ id: String(a['id']), name: String(a['name']), enabled: a['enabled'] === true }));
   },
 
+  async openRoom(name) {
+    const t = await token();
+    const rooms = await call(baseUrl, 'GET', '/rooms', t, undefined, '/api/v1');
+    const items = Array.isArray(rooms['items']) ? (rooms['items'] as Json[]) : [];
+    const open = items.find((r) => r['enabled'] === true && r['connection'] === 'default' && Number(r['validUntil']) > Date.now());
+    if (open) return String(open['id']);
+    return String(succeeded(await call(baseUrl, 'POST', '/rooms', t, { name, connection: 'default' }, '/api/v1'))['id']);
+  },
+
   async createAlias(name, validityMs) {
     const body = { name, validity: validityMs, enabled: true, members: [] };
     return String(succeeded(await call(baseUrl, 'POST', '/sec/alias', await token(), body))['id']);
@@ -137,3 +148,6 @@ export const createPierApi = (baseUrl: string, token: () => Promise<string>): Pi
 export const shareLink = (base: string, publishId: string): string => `${base}/app/open/${encodeURIComponent(publishId)}`;
 /** The guest upload page of an alias. */
 export const aliasLink = (base: string, aliasId: string): string => `${base}/app/share/${encodeURIComponent(aliasId)}`;
+
+/** The guest page of a room. */
+export const roomLink = (base: string, roomId: string): string => `${base}/app/room/${encodeURIComponent(roomId)}`;

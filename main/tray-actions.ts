@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import type { DesktopSettings, Settings } from './desktop-settings.js';
 import { serverAddresses } from './network.js';
-import { aliasLink, shareLink, type PierApi } from './pier-api.js';
+import { aliasLink, roomLink, shareLink, type PierApi } from './pier-api.js';
 import { qrData } from './qr.js';
 import { needsFirstStart } from './first-start.js';
 import type { ServerHost } from './server-host.js';
@@ -101,6 +101,14 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
     await refreshAliases();
   };
 
+  /** The room's QR code: guests scan it and add songs from their phones. */
+  const inviteRoom = async (api: PierApi) => {
+    const id = await api.openRoom('Party');
+    const link = roomLink(linkBase() ?? '', id);
+    deps.copy(link, 'Room link');
+    await showQr('Invite the room', link, 'Guests scan the code (or open the link) to add songs to what plays. The link is copied.');
+  };
+
   const run = async (action: TrayAction): Promise<void> => {
     const settings = deps.settings.get();
     switch (action.type) {
@@ -113,10 +121,11 @@ export const createTrayController = (deps: TrayDeps): TrayController => {
       case 'show-qr':
         return showQr(action.title, action.url);
       case 'share-files':
-      case 'new-upload-link': {
+      case 'new-upload-link':
+      case 'invite-room': {
         const api = deps.api();
         if (!api) return deps.showError('Pier is not set up', 'Finish the first start first.');
-        return action.type === 'share-files' ? shareFiles(api) : newUploadLink(api);
+        return action.type === 'share-files' ? shareFiles(api) : action.type === 'invite-room' ? inviteRoom(api) : newUploadLink(api);
       }
       case 'open-received-folder':
         return deps.openPath(settings.receivedFolder);

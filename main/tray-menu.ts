@@ -38,6 +38,8 @@ export type TrayAction =
   | { type: 'show-qr'; title: string; url: string }
   | { type: 'share-files' }
   | { type: 'new-upload-link' }
+  /** the QR code of the player's room link (the open room, or a new one) */
+  | { type: 'invite-room' }
   | { type: 'open-received-folder' }
   | { type: 'open-settings-file' }
   | { type: 'set-lan'; lan: boolean }
@@ -119,7 +121,14 @@ export const buildTrayMenu = (state: TrayState): TrayItem[] => {
     aliasMenu(state, running),
     action('Accounts…', { type: 'open-app', path: '/app/account' }, running),
   );
-  if (state.playerEnabled) items.push(action('Player', { type: 'open-app', path: '/app/player' }, running));
+  if (state.playerEnabled) {
+    items.push({
+      kind: 'submenu',
+      label: 'Player',
+      enabled: running,
+      items: [action('Open player', { type: 'open-app', path: '/app/player' }, running), action('Invite the room…', { type: 'invite-room' }, running && state.hasAccount)],
+    });
+  }
   items.push(action('Open received files', { type: 'open-received-folder' }), separator);
 
   if (s.kind === 'running') items.push(action('Stop server', { type: 'stop' }));

@@ -66,6 +66,8 @@ export interface EditableSettings {
   startAtLogin: boolean;
   /** a desktop notification when a guest upload arrives */
   notifications: boolean;
+  /** a desktop notification when a guest joins a room (default off) */
+  roomNotifications: boolean;
 }
 
 /** A refused setting: the field (dotted path, e.g. `mail.host`) and why. */

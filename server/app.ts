@@ -23,6 +23,7 @@ import { readVersionInfo } from './core/info/version.js';
 import { createMailService } from './core/mail/mail.service.js';
 import type { MailTransport } from './core/mail/mail-transport.js';
 import { createSmtpTransport } from './core/mail/smtp-transport.js';
+import { createRoomService } from './core/rooms/room.service.js';
 import { createShareService } from './core/shares/share.service.js';
 import { createSignupService } from './core/signup/signup.service.js';
 import { createPendingUploads } from './core/uploads/pending-uploads.js';
@@ -157,8 +158,12 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   );
   const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
+  const rooms = gateway
+    ? createRoomService({ db: db.db, gateway, events, clock, log: log.child('rooms'), limits: config.player.rooms, maxValidity: shareCfg.maxValidity })
+    : undefined;
+  rooms?.start();
   const origin = createClientOrigin(config.trustedProxies);
-  const http = createHttpApp({ config, log, version: readVersionInfo(), origin, links: createLinks(config, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player });
+  const http = createHttpApp({ config, log, version: readVersionInfo(), origin, links: createLinks(config, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player, rooms });
   return {
     db,
     http,
@@ -168,6 +173,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     cleanup,
     close: async () => {
       http.sockets.close();
+      rooms?.stop();
       gateway?.close();
       mailTransport.close();
       await cleanup.stop();

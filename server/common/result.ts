@@ -89,6 +89,15 @@ export const resultCodes = [
   'mail.alias-limit',
   'mail.too-many',
   'player.covers-cleared',
+  'room.created',
+  'room.modified',
+  'room.deleted',
+  'room.validity-exceeded',
+  'room.guest-signed-out',
+  'room.song-added',
+  'room.song-removed',
+  'room.song-limit',
+  'room.full',
 ] as const;
 
 export type ResultCode = (typeof resultCodes)[number];

@@ -390,6 +390,11 @@ const player = group(
     }),
     'placeholder-url': optional('', 'Empty: a placeholder is drawn from the album name; else a mustache URL (`{{name}}`) fetched instead'),
     'cache-size': int(3000, 'Entries of the cover path cache', { min: 0 }),
+    rooms: group('Rooms: links that let guests add songs (`/api/v1/rooms`, `/app/room/<id>`)', {
+      'joins-per-address-per-hour': int(20, 'Joins of rooms one client address may make per hour; more get 429', { min: 1 }),
+      'guests-per-room': int(50, 'Guests one room may have; more joins get 429', { min: 1 }),
+      'adds-per-guest-per-minute': int(6, 'Songs one guest may add per minute (beside the room\'s own songs-per-guest limit); more get 429', { min: 1 }),
+    }),
   },
   'Music player (`player`)',
 );

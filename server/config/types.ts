@@ -162,6 +162,7 @@ export interface Config {
     thumbnails: { enabled: boolean; sizes: number[]; directory: string; maxParallel: number };
     placeholderUrl: string;
     cacheSize: number;
+    rooms: { joinsPerAddressPerHour: number; guestsPerRoom: number; addsPerGuestPerMinute: number };
   };
   customContent: { enabled: boolean; directory: string };
   rateLimit: {

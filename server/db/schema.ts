@@ -194,6 +194,43 @@ export interface ChecksumJobTable {
   expires: number;
 }
 
+/** A room link (migration 0008). */
+export interface RoomTable {
+  id: string;
+  account_id: string;
+  connection: string;
+  name: string;
+  created: number;
+  valid_until: number;
+  enabled: number;
+  songs_per_guest: number;
+  skip_votes: number;
+  fallback_playlist: string | null;
+}
+
+/** A guest of a room; the token is kept only as its SHA-256 (migration 0008). */
+export interface RoomGuestTable {
+  id: string;
+  room_id: string;
+  name: string;
+  token_hash: string;
+  joined: number;
+  first_added: number | null;
+}
+
+/** Who added a queue song through a room, by the daemon's song id and file (migration 0008). */
+export interface RoomSongTable {
+  room_id: string;
+  song_id: number;
+  file: string;
+  /** `guest` or `fallback` */
+  kind: string;
+  guest_id: string | null;
+  /** the guest's name when the song was added */
+  name: string;
+  added: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -212,6 +249,9 @@ export interface Database {
   retired_alias_ids: RetiredAliasIdTable;
   rate_limit_hits: RateLimitHitTable;
   checksum_jobs: ChecksumJobTable;
+  rooms: RoomTable;
+  room_guests: RoomGuestTable;
+  room_songs: RoomSongTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

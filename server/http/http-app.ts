@@ -19,6 +19,8 @@ import { mailRoutes } from './routes/mail.routes.js';
 import { openShareRoutes } from './routes/open-shares.routes.js';
 import { playerPrefixes, playerZone } from './routes/player-access.js';
 import { playerRoutes } from './routes/player.routes.js';
+import { requireRoomOwner, roomRoutes } from './routes/rooms.routes.js';
+import { createRoomSockets, roomSocketPath } from './room-sockets.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { shareRoutes } from './routes/shares.routes.js';
 import { signupRoutes } from './routes/signup.routes.js';
@@ -47,6 +49,7 @@ const routeModules: RouteModule[] = [
   aliasGuestRoutes,
   mailRoutes,
   coverRoutes,
+  roomRoutes,
 ];
 
 export interface HttpApp {
@@ -88,6 +91,7 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
   app.use('/api/v2/alias', requireAlias(deps.aliases, deps.origin));
   app.use(coverPathRewrite);
   app.use(playerPrefixes, playerZone(deps));
+  app.use('/api/v1/rooms', playerZone(deps), requireRoomOwner);
 
   const api = express.Router();
   const openapi = loadOpenApi();
@@ -106,5 +110,17 @@ export const createHttpApp = (deps: HttpDeps): HttpApp => {
     next(notFound('The requested resource'));
   });
   app.use(errorHandler(deps.log.child('http')));
-  return { app, routes: registrar.registered, sockets: createPlayerSockets(deps), classes: requestClasses(app) };
+  return { app, routes: registrar.registered, sockets: bothSockets(createPlayerSockets(deps), createRoomSockets(deps)), classes: requestClasses(app) };
 };
+
+/** The player's and the rooms' WebSockets on one `upgrade` listener, by path. */
+const bothSockets = (player: PlayerSockets, rooms: PlayerSockets): PlayerSockets => ({
+  upgrade(req, socket, head) {
+    if (roomSocketPath.test(req.url ?? '')) rooms.upgrade(req, socket, head);
+    else player.upgrade(req, socket, head);
+  },
+  close() {
+    player.close();
+    rooms.close();
+  },
+});

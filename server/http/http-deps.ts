@@ -12,6 +12,7 @@ import type { ShareService } from '../core/shares/share.service.js';
 import type { SignupService } from '../core/signup/signup.service.js';
 import type { StoreRegistry } from '../core/stores/binary-store.js';
 import type { UploadService } from '../core/uploads/upload.service.js';
+import type { RoomService } from '../core/rooms/room.service.js';
 import type { CoverService } from '../player/covers/covers.service.js';
 import type { PlayerGateway } from '../player/gateway.service.js';
 import type { ClientOrigin, Links } from './client-origin.js';
@@ -46,6 +47,8 @@ export interface HttpDeps {
   mail: MailService;
   /** the music gateway and its covers; absent when `player.enabled` is false (its routes then answer 404) */
   player?: { gateway: PlayerGateway; covers: CoverService };
+  /** rooms (guests adding songs); absent when the player is disabled */
+  rooms?: RoomService;
 }
 
 export type RouteModule = (api: OpenApiRouter, deps: HttpDeps) => void;

@@ -15,6 +15,11 @@
 /** Who sends a command: only an admin account may send the `admin` class. */
 export interface PlayerCaller {
   admin: boolean;
+  /**
+   * A room acting for its guests (server/core/rooms): only `roomCommands`,
+   * never a URL with a scheme; admin rights never apply.
+   */
+  room?: boolean;
 }
 
 export type CommandClass =
@@ -170,10 +175,35 @@ export const mayRun = (line: string, admin: boolean): Permission => {
   return { ok: true };
 };
 
-/** `mayRun` for every command of a list; the first refusal wins. */
-export const mayRunAll = (lines: readonly string[], admin: boolean): Permission => {
+/**
+ * What a room may send for its guests: read the status, the queue and the
+ * library, add a song by id, move and delete songs by id (its own, the room
+ * service decides), skip after a vote, start a fallback song, read a stored
+ * playlist (the fallback), covers. Nothing that changes volume, outputs,
+ * stored playlists, clears the queue or loads a playlist into it.
+ */
+export const roomCommands: ReadonlySet<string> = new Set([
+  'status', 'currentsong', 'playlistinfo', 'playlistid', 'search', 'find', 'addid', 'deleteid', 'swapid', 'next', 'playid',
+  'listplaylist', 'albumart', 'readpicture', 'ping',
+]);
+
+/** Whether a room may send one command line: one of `roomCommands`, no argument with a scheme outside a search filter. */
+export const mayRunAsRoom = (line: string): Permission => {
+  const tokens = tokenize(line);
+  const name = tokens?.[0]?.toLowerCase();
+  if (!tokens || name === undefined || !roomCommands.has(name)) {
+    return { ok: false, status: 'forbidden', message: `A room may not send '${(name ?? line).slice(0, 40)}'.` };
+  }
+  if (!filterOnly.has(name) && tokens.slice(1).some(hasScheme)) {
+    return { ok: false, status: 'forbidden', message: 'A room adds songs of the music library only, never a URL.' };
+  }
+  return { ok: true };
+};
+
+/** `mayRun` (or `mayRunAsRoom` for a room) for every command of a list; the first refusal wins. */
+export const mayRunAll = (lines: readonly string[], admin: boolean, room = false): Permission => {
   for (const line of lines) {
-    const p = mayRun(line, admin);
+    const p = room ? mayRunAsRoom(line) : mayRun(line, admin);
     if (!p.ok) return p;
   }
   return { ok: true };

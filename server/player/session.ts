@@ -100,7 +100,7 @@ export class PlayerSession {
         this.lose(now.refused, true);
         return;
       }
-      const allowed = mayRunAll(checked.command.lines, now.caller.admin);
+      const allowed = mayRunAll(checked.command.lines, now.caller.admin, now.caller.room === true);
       if (!allowed.ok) {
         this.refuse(allowed.message);
         return;

@@ -3378,6 +3378,1043 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's rooms, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description rooms */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Room"][];
+                        };
+                    };
+                };
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+            };
+        };
+        put?: never;
+        /**
+         * Create a room link for one player connection
+         * @description A signed-in user with player access (`player.access`) creates a room; the answer's `id` is random
+         *     (192 bits, URL-safe) and is the guest link `/app/room/<id>`. `validity` in milliseconds (default one
+         *     day) is at most `backend.share.max-validity` (above it: `success: false`, `room.validity-exceeded`).
+         *     The name is plain text (control and bidirectional characters removed, at most 80 characters).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RoomInput"];
+                };
+            };
+            responses: {
+                /** @description generic result with the room id (`""` when `success` is false) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IdResult"];
+                    };
+                };
+                /** @description malformed request (`type: Error`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms/added-by": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who added the queue songs that rooms know of (for the player page)
+         * @description Songs added by a room's guests or its fallback, by queue song id; any other song was added on the player.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description a connection id (default `default`) */
+                    connection?: components["schemas"]["Ident"];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description attributions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                songId: string;
+                                addedBy: components["schemas"]["RoomAddedBy"];
+                            }[];
+                        };
+                    };
+                };
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        /** One room with its guests (owner or admin; 404 for anyone else) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the room */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Room"];
+                    };
+                };
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+            };
+        };
+        /**
+         * Change a room (same body as creation; the id stays; the validity counts from now)
+         * @description `enabled: false` closes the room: guest tokens stop working and live pages close.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RoomInput"];
+                };
+            };
+            responses: {
+                /** @description generic result with the room id (`""` when `success` is false) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IdResult"];
+                    };
+                };
+                /** @description malformed request (`type: Error`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+            };
+        };
+        post?: never;
+        /** Delete a room; every guest is signed out at once */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["Basic"];
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms/{id}/guests/{guestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+                guestId: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign one guest out (the token ends; their queued songs stay) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                    guestId: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["Basic"];
+                401: components["responses"]["PlayerUnauthorized"];
+                403: components["responses"]["PlayerForbidden"];
+                404: components["responses"]["PlayerNotFound"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/open/room/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        /** What a guest sees before joining (404 once deleted, disabled or expired) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the room */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomInfo"];
+                    };
+                };
+                404: components["responses"]["NotFound"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/open/room/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a room; the token goes in `Service-Room` on the guest routes
+         * @description `name` is optional plain text (control and bidirectional characters and `<` `>` removed, at most 40
+         *     characters; empty: `Guest N`). Joins per client address and hour
+         *     (`player.rooms.joins-per-address-per-hour`) and guests per room (`player.rooms.guests-per-room`)
+         *     are limited: 429 with `Retry-After`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        name?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description the guest and their token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomJoinResult"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["TooManyRequests"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        /** What plays, what waits and who added it; the guest's own count and the skip votes */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the room's state */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomState"];
+                    };
+                };
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        /** Search the library (the daemon's `search any`) */
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                    /** @description `start:end`, at most 100 songs (default 0:50) */
+                    range?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description songs */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["RoomSong"][];
+                        };
+                    };
+                };
+                /** @description malformed request (`type: Error`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a song of the library to the queue, in fair turns
+         * @description Only a song file of the library (never a URL, a stored playlist or a folder: 404). A guest holds at
+         *     most `songsPerGuest` songs waiting (more: 429, code `room.song-limit`) and adds at most
+         *     `player.rooms.adds-per-guest-per-minute` songs per minute (429 with `Retry-After`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description generic result with the queue song id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IdResult"];
+                    };
+                };
+                /** @description malformed request (`type: Error`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the guest has reached the song limit or adds too fast (`type: Error`) */
+                429: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/queue/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+                songId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the guest's own songs (another's is 403) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                    songId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["Basic"];
+                /** @description malformed request (`type: Error`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the song is another guest's or the owner's (`type: Error`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vote to skip the song that plays
+         * @description One vote per guest and song. `needed` is the room's `skipVotes` when above 0, otherwise more than half
+         *     of the guests seen in the last 15 minutes, and at least 2. At `needed` votes the daemon plays the next song.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the votes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RoomSkipResult"];
+                    };
+                };
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        /** The cover of a library song, as `/api/v1/cover/file/{uri}` */
+        get: {
+            parameters: {
+                query: {
+                    file: string;
+                    /** @description thumbnail edge in pixels; empty, 0 or above 4096: the original */
+                    size?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/*": string;
+                    };
+                };
+                /** @description the requested range, with `Content-Range` */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description malformed request (`type: Error`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description range not satisfiable; `Content-Range: bytes *\/<length>` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon is not reachable, or its reply cannot be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description the daemon did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/room/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a room id */
+                id: components["schemas"]["Ident"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The room WebSocket (upgrade)
+         * @description With `Upgrade: websocket` and the token (header `Service-Room` or query `token`): a `RoomState` frame
+         *     (the state answer with `type: RoomState`) at once and after every change of the player or the queue.
+         *     Closed with 1008 and a reason when the room is closed, deleted or expires, or the guest is signed out.
+         *     Without an upgrade: 426.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a room id */
+                    id: components["schemas"]["Ident"];
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description missing or unknown room token, or one of another room (`type: Error`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description no such room, or it was deleted, disabled or expired (`type: Error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description not a WebSocket upgrade */
+                426: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+                /** @description too many room WebSockets */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/sec/alias": {
         parameters: {
             query?: never;
@@ -3698,7 +4735,7 @@ export interface components {
          * @description The outcome as a stable machine code (e.g. `share.published`, `share.password-wrong`, `auth.failed`, `error.not-found`), for clients that show it in the user's language; `message` says it in English. Errors without a more specific code are `error.<kind>` (`error.bad-request`, `error.forbidden`, `error.not-found`, `error.too-large`, `error.rate-limited`, `error.internal`, ...).
          * @enum {string}
          */
-        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.misdirected" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "signup.too-many" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared";
+        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.misdirected" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "signup.too-many" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared" | "room.created" | "room.modified" | "room.deleted" | "room.validity-exceeded" | "room.guest-signed-out" | "room.song-added" | "room.song-removed" | "room.song-limit" | "room.full";
         PasswordChangeResult: {
             success: boolean;
             message: string;
@@ -3997,6 +5034,119 @@ export interface components {
             code: components["schemas"]["ResultCode"];
             /** @description `""` when `success` is false */
             id: string;
+        };
+        RoomInput: {
+            name: string;
+            connection?: components["schemas"]["Ident"];
+            /**
+             * Format: int64
+             * @description milliseconds (default one day), at most `backend.share.max-validity`
+             */
+            validity?: number;
+            songsPerGuest?: number;
+            /** @description 0: more than half of the guests seen in the last 15 minutes, at least 2 */
+            skipVotes?: number;
+            /** @description a stored playlist: a random song of it plays when the queue runs out */
+            fallbackPlaylist?: string | null;
+            /** @description false closes the room (default true) */
+            enabled?: boolean;
+        };
+        Room: {
+            id: string;
+            name: string;
+            connection: string;
+            /** Format: int64 */
+            created: number;
+            /** Format: int64 */
+            validUntil: number;
+            enabled: boolean;
+            songsPerGuest: number;
+            skipVotes: number;
+            fallbackPlaylist: string | null;
+            guests: {
+                id: string;
+                name: string;
+                /** Format: int64 */
+                joined: number;
+                /** @description songs of the guest playing or waiting */
+                queued: number;
+            }[];
+        };
+        RoomInfo: {
+            id: string;
+            name: string;
+            songsPerGuest: number;
+            skipVotes: number;
+        };
+        RoomJoinResult: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description send as header `Service-Room`; opens this room only, ends with the room or the guest */
+            token: string;
+            guest: {
+                id: string;
+                name: string;
+            };
+        };
+        RoomAddedBy: {
+            /** @enum {string} */
+            kind: "guest" | "owner" | "fallback";
+            /** @description the guest's name, the fallback playlist; null for a song added on the player */
+            name: string | null;
+        };
+        RoomSong: {
+            file: string;
+            title: string;
+            artist: string;
+            album: string;
+            duration: number | null;
+        };
+        RoomQueueEntry: {
+            /** @description the daemon's queue song id */
+            songId: string;
+            file: string;
+            title: string;
+            artist: string;
+            album: string;
+            duration: number | null;
+            addedBy: components["schemas"]["RoomAddedBy"];
+        };
+        RoomState: {
+            room: {
+                id: string;
+                name: string;
+            };
+            /** @enum {string} */
+            state: "play" | "pause" | "stop";
+            elapsed: number | null;
+            duration: number | null;
+            /** @description the song playing or paused, null when stopped */
+            current: {
+                songId: string;
+                file: string;
+                title: string;
+                artist: string;
+                album: string;
+                duration: number | null;
+                addedBy: components["schemas"]["RoomAddedBy"];
+            } | null;
+            /** @description the songs after the current one (at most 100) */
+            queue: components["schemas"]["RoomQueueEntry"][];
+            you: {
+                id: string;
+                name: string;
+                queued: number;
+                limit: number;
+            };
+            skip: {
+                votes: number;
+                needed: number;
+            };
+        };
+        RoomSkipResult: {
+            votes: number;
+            needed: number;
+            skipped: boolean;
         };
         /**
          * @description Exactly one of `command` and `commandRaw`. `commandRaw` carries the command's bytes in base64, for

@@ -29,3 +29,15 @@ export type AccountLight = Schemas['AccountLight'];
 export type AliasDetail = Schemas['AliasDetail'];
 /** A new or changed upload link: `id` absent on create (the server picks one); absent fields unchanged or none. */
 export type AliasChange = Schemas['AliasChange'];
+/** A room link as its owner sees it (`/api/v1/rooms`). */
+export type Room = Schemas['Room'];
+export type RoomInput = Schemas['RoomInput'];
+/** `GET /api/v1/open/room/{id}`: what a guest sees before joining */
+export type RoomInfo = Schemas['RoomInfo'];
+export type RoomJoinResult = Schemas['RoomJoinResult'];
+/** `GET /api/v1/room/{id}/state` and the `RoomState` frames */
+export type RoomState = Schemas['RoomState'];
+export type RoomQueueEntry = Schemas['RoomQueueEntry'];
+export type RoomSong = Schemas['RoomSong'];
+export type RoomAddedBy = Schemas['RoomAddedBy'];
+export type RoomSkipResult = Schemas['RoomSkipResult'];

@@ -157,26 +157,49 @@ export function usePlayer(conn: Ref<string | null>) {
   }
 
   /** What the last "Clear queue" removed, while it can still be undone. */
-  const undoable = shallowRef<QueueSnapshot | null>(null);
+  const undoable = shallowRef<(QueueSnapshot & { replaced?: boolean }) | null>(null);
   const UNDO_MS = 10_000;
   let undoTimer: ReturnType<typeof setTimeout> | undefined;
   onScopeDispose(() => clearTimeout(undoTimer));
   // the snapshot belongs to the room it was taken in
   watch(conn, () => (undoable.value = null));
 
-  async function clear(): Promise<boolean> {
-    const id = conn.value;
-    if (id === null) return false;
-    // What the daemon holds now, not what the page last heard: another client may have just changed it.
+  /** What the daemon holds now, not what the page last heard: another client may have just changed it. */
+  async function snapshotNow(id: string): Promise<QueueSnapshot | undefined> {
     let snapshot: QueueSnapshot | undefined;
     const read = await guard(async () => {
       const [q, s] = await Promise.all([api.fetchQueue(id), api.fetchStatus(id)]);
       snapshot = snapshotOf(q, s, s.elapsed ?? s.time?.start ?? 0);
     });
-    if (!read || snapshot === undefined || !(await send('clear'))) return false;
+    return read ? snapshot : undefined;
+  }
+
+  function offerUndo(snapshot: QueueSnapshot & { replaced?: boolean }): void {
     clearTimeout(undoTimer);
     undoable.value = snapshot.files.length > 0 ? snapshot : null;
     undoTimer = setTimeout(() => (undoable.value = null), UNDO_MS);
+  }
+
+  async function clear(): Promise<boolean> {
+    const id = conn.value;
+    if (id === null) return false;
+    const snapshot = await snapshotNow(id);
+    if (snapshot === undefined || !(await send('clear'))) return false;
+    offerUndo(snapshot);
+    return true;
+  }
+
+  /**
+   * Replaces the queue with what `commands` add and plays it from the start: an
+   * explicit choice, offered with Undo (the old queue and its place come back).
+   */
+  async function replaceQueue(commands: string[]): Promise<boolean> {
+    const id = conn.value;
+    if (id === null) return false;
+    const snapshot = await snapshotNow(id);
+    if (snapshot === undefined) return false;
+    if (!(await sendAll(() => [commandList(['clear', ...commands, 'play 0'])]))) return false;
+    offerUndo({ ...snapshot, replaced: true });
     return true;
   }
 
@@ -186,7 +209,8 @@ export function usePlayer(conn: Ref<string | null>) {
     if (snapshot === null) return false;
     undoable.value = null;
     clearTimeout(undoTimer);
-    return sendAll(() => restoreCommands(snapshot));
+    // after a replacement the songs that replaced the queue go again
+    return sendAll(() => [...(snapshot.replaced ? ['clear'] : []), ...restoreCommands(snapshot)]);
   }
 
   const playing = computed(() => status.value?.state === 'play');
@@ -221,7 +245,8 @@ export function usePlayer(conn: Ref<string | null>) {
     undoClear,
     // names come from the address or the user: a line break in one is refused, not thrown
     loadPlaylist: (name: string) => sendAll(() => [command('load', name)]),
-    playPlaylist: (name: string) => sendAll(() => [commandList(['clear', command('load', name), 'play 0'])]),
+    replaceQueue,
+    playPlaylist: (name: string) => replaceQueue([command('load', name)]),
     addToPlaylist: (name: string, uris: string[]) => sendAll(() => inLists(uris.map((u) => command('playlistadd', name, u)))),
     savePlaylist: (name: string) => sendAll(() => [command('save', name)]),
     deletePlaylist: (name: string) => sendAll(() => [command('rm', name)]),

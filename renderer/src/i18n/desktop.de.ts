@@ -27,6 +27,7 @@ export default {
     extraHint: 'Eine HOCON- oder JSON-Datei mit weiteren Servereinstellungen; leer: keine.',
     startAtLogin: 'Pier starten, wenn ich mich an diesem Computer anmelde',
     notifications: 'Mich benachrichtigen, wenn ein Gast-Upload ankommt',
+    roomNotifications: 'Mich benachrichtigen, wenn ein Gast einem Raum beitritt',
   },
   signup: {
     open: 'Offen für alle',

@@ -27,6 +27,7 @@ export default {
     extraHint: 'Un archivo HOCON o JSON con más ajustes del servidor; vacío: ninguno.',
     startAtLogin: 'Iniciar Pier al iniciar sesión en este ordenador',
     notifications: 'Avisarme cuando llegue una subida de un invitado',
+    roomNotifications: 'Avisarme cuando un invitado se una a una sala',
   },
   signup: {
     open: 'Abierto a todos',

@@ -27,6 +27,7 @@ export default {
     extraHint: 'Un fichier HOCON ou JSON avec d’autres réglages du serveur ; vide : aucun.',
     startAtLogin: 'Démarrer Pier à l’ouverture de ma session',
     notifications: 'Me prévenir quand un dépôt d’invité arrive',
+    roomNotifications: 'Me prévenir quand un invité rejoint une salle',
   },
   signup: {
     open: 'Ouverte à tous',

@@ -27,6 +27,7 @@ export default {
     extraHint: 'A HOCON or JSON file with further server settings; empty: none.',
     startAtLogin: 'Start Pier when I sign in to this computer',
     notifications: 'Notify me when a guest upload arrives',
+    roomNotifications: 'Notify me when a guest joins a room',
   },
   signup: {
     open: 'Open to everyone',

@@ -27,6 +27,7 @@ export default {
     extraHint: 'Un file HOCON o JSON con altre impostazioni del server; vuoto: nessuno.',
     startAtLogin: 'Avvia Pier quando accedo a questo computer',
     notifications: 'Avvisami quando arriva un caricamento di un ospite',
+    roomNotifications: 'Avvisami quando un ospite entra in una stanza',
   },
   signup: {
     open: 'Aperta a tutti',

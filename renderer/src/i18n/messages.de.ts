@@ -98,4 +98,15 @@ export default {
   player: {
     'covers-cleared': 'Cover-Cache geleert.',
   },
+  room: {
+    created: 'Der Raum wurde erstellt.',
+    modified: 'Der Raum wurde geändert.',
+    deleted: 'Der Raum wurde gelöscht.',
+    'validity-exceeded': 'Die Gültigkeit liegt über dem erlaubten Höchstwert.',
+    'guest-signed-out': 'Der Gast wurde abgemeldet.',
+    'song-added': 'Das Lied wurde hinzugefügt.',
+    'song-removed': 'Das Lied wurde entfernt.',
+    'song-limit': 'Du hast die Liedgrenze des Raums erreicht; füge weitere hinzu, wenn eines gelaufen ist.',
+    full: 'Der Raum ist voll.',
+  },
 };

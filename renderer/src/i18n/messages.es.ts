@@ -98,4 +98,15 @@ export default {
   player: {
     'covers-cleared': 'Caché de portadas vaciada.',
   },
+  room: {
+    created: 'Se creó la sala.',
+    modified: 'Se cambió la sala.',
+    deleted: 'Se eliminó la sala.',
+    'validity-exceeded': 'La validez supera el máximo permitido.',
+    'guest-signed-out': 'Se sacó al invitado.',
+    'song-added': 'Se añadió la canción.',
+    'song-removed': 'Se quitó la canción.',
+    'song-limit': 'Has llegado al límite de canciones de la sala; añade más cuando haya sonado una.',
+    full: 'La sala está llena.',
+  },
 };

@@ -98,4 +98,15 @@ export default {
   player: {
     'covers-cleared': 'Cache des pochettes vidé.',
   },
+  room: {
+    created: 'La salle a été créée.',
+    modified: 'La salle a été modifiée.',
+    deleted: 'La salle a été supprimée.',
+    'validity-exceeded': 'La validité dépasse le maximum autorisé.',
+    'guest-signed-out': 'L’invité a été déconnecté.',
+    'song-added': 'Le morceau a été ajouté.',
+    'song-removed': 'Le morceau a été retiré.',
+    'song-limit': 'Vous avez atteint la limite de morceaux de la salle ; ajoutez-en quand l’un aura été joué.',
+    full: 'La salle est pleine.',
+  },
 };

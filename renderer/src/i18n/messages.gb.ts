@@ -99,4 +99,15 @@ export default {
   player: {
     'covers-cleared': 'Cover cache cleared.',
   },
+  room: {
+    created: 'The room was created.',
+    modified: 'The room was changed.',
+    deleted: 'The room was deleted.',
+    'validity-exceeded': 'The validity is above the maximum allowed.',
+    'guest-signed-out': 'The guest was signed out.',
+    'song-added': 'The song was added.',
+    'song-removed': 'The song was removed.',
+    'song-limit': 'You have reached the room’s song limit; add more when one has played.',
+    full: 'The room is full.',
+  },
 };

@@ -98,4 +98,15 @@ export default {
   player: {
     'covers-cleared': 'Cache delle copertine svuotata.',
   },
+  room: {
+    created: 'La stanza è stata creata.',
+    modified: 'La stanza è stata modificata.',
+    deleted: 'La stanza è stata eliminata.',
+    'validity-exceeded': 'La validità supera il massimo consentito.',
+    'guest-signed-out': 'L’ospite è stato disconnesso.',
+    'song-added': 'Il brano è stato aggiunto.',
+    'song-removed': 'Il brano è stato rimosso.',
+    'song-limit': 'Hai raggiunto il limite di brani della stanza; aggiungine altri quando uno è stato suonato.',
+    full: 'La stanza è piena.',
+  },
 };

@@ -6,16 +6,27 @@
  */
 import type { Logger } from '../../common/log.js';
 
-export type ServerEvent = {
-  type: 'guest-upload-completed';
-  shareId: string;
-  aliasId: string;
-  aliasName: string;
-  /** the share's name: the one the server gave a guest share (`From Anna · 3 photos · 23 Nov`) or the one chosen */
-  shareName: string;
-  fileCount: number;
-  totalSize: number;
-};
+export type ServerEvent =
+  | {
+      type: 'guest-upload-completed';
+      shareId: string;
+      aliasId: string;
+      aliasName: string;
+      /** the share's name: the one the server gave a guest share (`From Anna · 3 photos · 23 Nov`) or the one chosen */
+      shareName: string;
+      fileCount: number;
+      totalSize: number;
+    }
+  | {
+      /** a guest joined a room (the desktop may say so; off by default) */
+      type: 'room-guest-joined';
+      roomId: string;
+      roomName: string;
+      /** plain text, cleaned (no markup, no bidirectional controls) */
+      guestName: string;
+      /** guests of the room now */
+      guests: number;
+    };
 
 export interface ServerEvents {
   /** Calls `listener` for every event from now on; the returned function unsubscribes. */

@@ -22,6 +22,7 @@ import { mailLimits } from './0004-mail-limits.js';
 import { uploadLinkOptions } from './0005-upload-link-options.js';
 import { authHardening } from './0006-auth-hardening.js';
 import { checksumJobs } from './0007-checksum-jobs.js';
+import { rooms } from './0008-rooms.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -33,6 +34,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0005-upload-link-options': uploadLinkOptions,
   '0006-auth-hardening': authHardening,
   '0007-checksum-jobs': checksumJobs,
+  '0008-rooms': rooms,
 });
 
 export interface MigratableDb {

@@ -181,6 +181,20 @@ describe('tray flows as the desktop account', () => {
     expect(open.status).toBe(200);
   });
 
+  it('"Invite the room…" opens a room for the player, copies its link and shows its QR code; again: the same room', async () => {
+    const t = await setUp();
+    await t.controller.dispatch({ type: 'invite-room' });
+    expect(t.errors).toEqual([]);
+    expect(t.copied).toHaveLength(1);
+    expect(t.copied[0]).toMatch(new RegExp(`^${localUrl()}/app/room/[A-Za-z0-9_-]{22,}$`));
+    expect(t.qr).toHaveLength(1);
+    const id = t.copied[0]!.split('/').pop()!;
+    const open = await fetch(`${localUrl()}/api/v1/open/room/${id}`);
+    expect(open.status).toBe(200);
+    await t.controller.dispatch({ type: 'invite-room' });
+    expect(t.copied[1]).toBe(t.copied[0]);
+  });
+
   it('the periodic refresh of upload links rebuilds the menu only when they changed', async () => {
     const t = await setUp();
     await t.controller.refreshAliases();

@@ -66,6 +66,8 @@ describe('tray menu', () => {
       '  New upload link…',
       'Accounts…',
       'Player',
+      '  Open player',
+      '  Invite the room…',
       'Open received files',
       '---',
       'Stop server',
@@ -79,7 +81,8 @@ describe('tray menu', () => {
     expect(actionOf(items, 'Copy link')).toEqual({ type: 'copy', text: 'http://192.168.1.20:9090/app/share/abc' });
     expect(actionOf(items, 'Accounts…')).toEqual({ type: 'open-app', path: '/app/account' });
     expect(actionOf(items, 'Settings…')).toEqual({ type: 'open-app', path: '/app/desktop' });
-    expect(actionOf(items, 'Player')).toEqual({ type: 'open-app', path: '/app/player' });
+    expect(actionOf(items, 'Open player')).toEqual({ type: 'open-app', path: '/app/player' });
+    expect(actionOf(items, 'Invite the room…')).toEqual({ type: 'invite-room' });
     expect(actionOf(items, 'Reachable on the network (LAN)')).toEqual({ type: 'set-lan', lan: false });
   });
 

@@ -16,4 +16,11 @@ export default [
     props: true,
     meta: { title: 'guest.title' },
   },
+  {
+    path: '/room/:roomId',
+    name: 'room',
+    component: () => import('../../views/RoomGuestView.vue'),
+    props: true,
+    meta: { title: 'rooms.guest.title' },
+  },
 ] satisfies RouteRecordRaw[];
