@@ -144,10 +144,10 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const uploads = guestUploads.withEvents(
     createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, hashing, pending }),
   );
-  const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
+  const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, clock, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
   const origin = createClientOrigin(config.trustedProxies);
-  const http = createHttpApp({ config, log, version: readVersionInfo(), origin, links: createLinks(config, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player });
+  const http = createHttpApp({ config, log, clock, version: readVersionInfo(), origin, links: createLinks(config, clock, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player });
   return {
     db,
     http,

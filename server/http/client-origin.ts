@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { hostname as machineName, networkInterfaces } from 'node:os';
 import type { TLSSocket } from 'node:tls';
+import type { Clock } from '../common/clock.js';
 import { inRanges, parseIpRanges, plainAddress } from '../common/ip-ranges.js';
 
 export interface ClientOrigin {
@@ -92,7 +93,7 @@ const REFRESH_MS = 1000;
  * `base-url`. Interfaces come and go (Wi-Fi, VPN): an unknown name re-reads
  * them, at most once a second.
  */
-const ownHosts = (baseUrl: string): ((hostname: string) => boolean) => {
+const ownHosts = (baseUrl: string, clock: Clock): ((hostname: string) => boolean) => {
   const fixed = new Set(['localhost']);
   const name = machineName().toLowerCase();
   if (name) fixed.add(name).add(`${name}.local`);
@@ -111,16 +112,16 @@ const ownHosts = (baseUrl: string): ((hostname: string) => boolean) => {
         if (url) known.add(url.hostname);
       }
     }
-    readAt = Date.now();
+    readAt = clock.now();
   };
   return (hostname) => {
-    if (!known.has(hostname) && Date.now() - readAt >= REFRESH_MS) read();
+    if (!known.has(hostname) && clock.now() - readAt >= REFRESH_MS) read();
     return known.has(hostname);
   };
 };
 
-export const createLinks = (config: LinkConfig, origin: ClientOrigin = createClientOrigin(config.trustedProxies)): Links => {
-  const isOwn = ownHosts(config.baseUrl);
+export const createLinks = (config: LinkConfig, clock: Clock, origin: ClientOrigin = createClientOrigin(config.trustedProxies)): Links => {
+  const isOwn = ownHosts(config.baseUrl, clock);
   const configured = new URL(config.baseUrl);
   const scheme = (req: IncomingMessage, host: string | undefined): string => {
     const proto = origin.forwarded(req, 'x-forwarded-proto')?.toLowerCase();

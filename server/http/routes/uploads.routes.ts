@@ -29,9 +29,9 @@ const multipart = (req: Request) => ({ headers: req.headers, body: req });
 
 /** One tus locker per upload service, shared by the `/sec` and `/alias` mounts. */
 const lockers = new WeakMap<object, DatabaseLocker>();
-const lockerFor = ({ uploads, config }: HttpDeps): DatabaseLocker => {
+const lockerFor = ({ uploads, config, clock }: HttpDeps): DatabaseLocker => {
   let l = lockers.get(uploads);
-  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, { acquireTimeoutMs: config.limits.uploadLockWait })));
+  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, clock, { acquireTimeoutMs: config.limits.uploadLockWait })));
   return l;
 };
 

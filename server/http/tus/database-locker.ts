@@ -8,6 +8,7 @@
  */
 import { MemoryLocker } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
+import type { Clock } from '../../common/clock.js';
 import type { UploadLocks } from '../../core/uploads/upload-lock.repository.js';
 
 export interface DatabaseLockerOptions {
@@ -35,6 +36,7 @@ export class DatabaseLocker implements Locker {
 
   constructor(
     private readonly locks: UploadLocks,
+    private readonly clock: Clock,
     options: DatabaseLockerOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 15_000;
@@ -49,14 +51,14 @@ export class DatabaseLocker implements Locker {
     let heartbeat: NodeJS.Timeout | undefined;
     return {
       lock: async (signal: AbortSignal, requestRelease: RequestRelease): Promise<void> => {
-        const deadline = Date.now() + this.acquireTimeoutMs;
+        const deadline = this.clock.now() + this.acquireTimeoutMs;
         await local.lock(signal, requestRelease);
         const pending = this.lingering.get(id);
         if (pending) clearTimeout(pending);
         this.lingering.delete(id);
         try {
           while (!(await this.locks.tryAcquire(id, this.owner, this.ttlMs))) {
-            if (signal.aborted || Date.now() > deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
+            if (signal.aborted || this.clock.now() > deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
             await new Promise((r) => setTimeout(r, this.pollMs));
           }
         } catch (e) {
