@@ -16,7 +16,7 @@ import { downloadRoutes } from './routes/downloads.routes.js';
 import { infoRoutes } from './routes/info.routes.js';
 import { mailRoutes } from './routes/mail.routes.js';
 import { openShareRoutes } from './routes/open-shares.routes.js';
-import { playerPrefixes, playerZone } from './routes/player-access.js';
+import { playerPrefixes, playerZone } from './player-access.js';
 import { playerRoutes } from './routes/player.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { shareRoutes } from './routes/shares.routes.js';

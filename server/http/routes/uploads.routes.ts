@@ -4,7 +4,7 @@
  * `/alias/upload` with a guest accessor (`uploadRoutesFor`).
  */
 import type { Request, Response } from 'express';
-import type { ShareProperties } from '../../core/shares/share.create.js';
+import type { ShareProperties } from '../../core/shares/share-create.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { userAccessor } from '../request-context.js';
 import { DatabaseLocker } from '../tus/database-locker.js';
