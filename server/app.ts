@@ -156,14 +156,14 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const uploads = guestUploads.withEvents(
     createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, hashing, pending }),
   );
-  const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, log: log.child('player') }) : undefined;
+  const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, clock, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
   const rooms = gateway
     ? createRoomService({ db: db.db, gateway, events, clock, log: log.child('rooms'), limits: config.player.rooms, maxValidity: shareCfg.maxValidity })
     : undefined;
   rooms?.start();
   const origin = createClientOrigin(config.trustedProxies);
-  const http = createHttpApp({ config, log, version: readVersionInfo(), origin, links: createLinks(config, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player, rooms });
+  const http = createHttpApp({ config, log, clock, version: readVersionInfo(), origin, links: createLinks(config, clock, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player, rooms });
   return {
     db,
     http,

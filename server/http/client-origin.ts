@@ -11,6 +11,7 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { inRanges, parseIpRanges, plainAddress } from '../common/ip-ranges.js';
 import { createOwnHosts, type OwnHosts, type OwnHostsConfig } from './own-hosts.js';
+import type { Clock } from '../common/clock.js';
 
 export interface ClientOrigin {
   /** true when the socket peer is a configured trusted proxy */
@@ -99,8 +100,9 @@ const withPort = (scheme: string, hostname: string, port: number | undefined): s
 
 export const createLinks = (
   config: LinkConfig,
+  clock: Clock,
   origin: ClientOrigin = createClientOrigin(config.trustedProxies),
-  hosts: OwnHosts = createOwnHosts(config),
+  hosts: OwnHosts = createOwnHosts(config, clock),
 ): Links => {
   const configured = new URL(config.baseUrl);
   const scheme = (req: IncomingMessage, host: string | undefined): string => {

@@ -17,7 +17,7 @@ import { downloadRoutes } from './routes/downloads.routes.js';
 import { infoRoutes } from './routes/info.routes.js';
 import { mailRoutes } from './routes/mail.routes.js';
 import { openShareRoutes } from './routes/open-shares.routes.js';
-import { playerPrefixes, playerZone } from './routes/player-access.js';
+import { playerPrefixes, playerZone } from './player-access.js';
 import { playerRoutes } from './routes/player.routes.js';
 import { requireRoomOwner, roomRoutes } from './routes/rooms.routes.js';
 import { createRoomSockets, roomSocketPath } from './room-sockets.js';

@@ -1,3 +1,4 @@
+import type { Clock } from '../common/clock.js';
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';
 import type { AccountService } from '../core/accounts/account.service.js';
@@ -22,6 +23,8 @@ import type { OpenApiRouter } from './openapi.js';
 export interface HttpDeps {
   config: Config;
   log: Logger;
+  /** the time for waits and ages measured in the HTTP layer (the tus lock wait) */
+  clock: Clock;
   version: VersionInfo;
   /** the client's address and the forwarding headers believed (only from `trusted-proxies`) */
   origin: ClientOrigin;

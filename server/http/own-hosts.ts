@@ -18,6 +18,7 @@
  */
 import { isIP } from 'node:net';
 import { hostname as machineName, networkInterfaces } from 'node:os';
+import type { Clock } from '../common/clock.js';
 
 export interface OwnHosts {
   /** True when `hostname` (as `URL.hostname` gives it: lower case, IPv6 in brackets) names this server. */
@@ -49,7 +50,7 @@ const loopback = (hostname: string): boolean =>
   hostname === '0.0.0.0' ||
   hostname === '[::]';
 
-export const createOwnHosts = (config: OwnHostsConfig): OwnHosts => {
+export const createOwnHosts = (config: OwnHostsConfig, clock: Clock): OwnHosts => {
   const allowed = config.allowedHosts ?? [];
   const any = allowed.includes('*');
   const names = new Set<string>();
@@ -79,10 +80,10 @@ export const createOwnHosts = (config: OwnHostsConfig): OwnHosts => {
         if (n) addresses.add(n);
       }
     }
-    readAt = Date.now();
+    readAt = clock.now();
   };
   const isAddress = (hostname: string): boolean => {
-    if (!addresses.has(hostname) && Date.now() - readAt >= REFRESH_MS) read();
+    if (!addresses.has(hostname) && clock.now() - readAt >= REFRESH_MS) read();
     return addresses.has(hostname);
   };
   const isMachineName = (hostname: string): boolean => label !== '' && isIP(hostname) === 0 && hostname.split('.')[0] === label;

@@ -20,7 +20,7 @@ import { playerCommandOf } from '../player/commands.js';
 import type { PlayerSession, SessionAccess } from '../player/session.js';
 import type { HttpDeps } from './http-deps.js';
 import { requestToken } from './request-context.js';
-import { playerAccessCheck, playerCaller } from './routes/player-access.js';
+import { playerAccessCheck, playerCaller } from './player-access.js';
 import { failureOf, type Failure } from './error-mapping.js';
 import { AppError, forbidden, notFound } from '../common/errors.js';
 import { crossOriginUpgrade } from './zones.js';

@@ -3,6 +3,7 @@
  * commands passed through unchanged and answered with typed envelopes.
  * Knows nothing of HTTP; `http/error-mapping.ts` maps `outcome` to a status code.
  */
+import type { Clock } from '../common/clock.js';
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';
 import { convertReply, errorEnvelope, UnreadableAnswerError, type Envelope } from './answers/convert.js';
@@ -60,6 +61,7 @@ export interface PlayerGateway {
 export interface GatewayDeps {
   config: Config['player'];
   dialer: DaemonDialer;
+  clock: Clock;
   log: Logger;
 }
 
@@ -68,12 +70,12 @@ const failure = (e: unknown): GatewayAnswer => {
   throw e;
 };
 
-export const createPlayerGateway = ({ config, dialer, log }: GatewayDeps): PlayerGateway => {
+export const createPlayerGateway = ({ config, dialer, clock, log }: GatewayDeps): PlayerGateway => {
   const pools = new Map<string, DaemonPool>();
   const ids = Object.keys(config.connections).sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));
   for (const id of ids) {
     const c = config.connections[id]!;
-    pools.set(id, new DaemonPool({ dialer, host: c.host, port: c.port, password: c.password, timeoutMs: c.timeout, max: c.maxConnections }));
+    pools.set(id, new DaemonPool({ dialer, clock, host: c.host, port: c.port, password: c.password, timeoutMs: c.timeout, max: c.maxConnections }));
   }
   const pool = (id: string): DaemonPool => {
     const p = pools.get(id);

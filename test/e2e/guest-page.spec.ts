@@ -7,8 +7,7 @@
 // "new from guests" badge in the navigation until the share is opened (as the desktop
 // notification opens it). The upload link form: name first, the id under "Advanced",
 // message, size limit, validity, until when it takes uploads, and the QR code large right
-// after creation, full screen and printed alone. Screenshots go to docs/screens/.
-import { mkdirSync } from 'node:fs';
+// after creation, full screen and printed alone. Screenshots are taken for docs/screens/ (`npm run screens`).
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import aliasesDe from '../../renderer/src/i18n/aliases.de.js';
@@ -18,6 +17,7 @@ import guestGb from '../../renderer/src/i18n/guest.gb.js';
 import sharesDe from '../../renderer/src/i18n/shares.de.js';
 import sharesGb from '../../renderer/src/i18n/shares.gb.js';
 import { expect, signInContext, test, type Account } from './fixtures.js';
+import { screenPath } from './screens.js';
 
 const sizes = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -61,8 +61,7 @@ async function browse(browser: Browser, baseURL: string, size: Size, theme: Them
 
 async function docsScreenshot(page: Page, name: string, size: Size, theme: Theme, lang: Lang): Promise<void> {
   if (lang !== 'gb') return;
-  mkdirSync('docs/screens', { recursive: true });
-  await page.screenshot({ path: `docs/screens/${name}-${size}-${theme}.png`, fullPage: true });
+  await page.screenshot({ path: screenPath(`${name}-${size}-${theme}`), fullPage: true });
 }
 
 /** Every visible control inside `scope` that is smaller than 44 × 44 px, described. */
@@ -270,8 +269,7 @@ for (const { size, theme, lang } of formCombos) {
     await expect(page.locator('.app-header')).toBeHidden();
     await expect(panel).toBeHidden();
     if (size === 'desktop' && lang === 'gb') {
-      mkdirSync('docs/screens', { recursive: true });
-      await page.screenshot({ path: `docs/screens/alias-print-${size}-${theme}.png` });
+      await page.screenshot({ path: screenPath(`alias-print-${size}-${theme}`) });
     }
     // once printed, printing shows the page again
     await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));

@@ -5,6 +5,7 @@ import { startServer } from '../support/server.js';
 import { Api, expect, signInContext } from './fixtures.js';
 import { expectAccessible } from './page-checks.js';
 import { test } from './player-fixtures.js';
+import { screenPath } from './screens.js';
 
 test('home shows the playing song live, starts nothing, and hides while the daemon is away', async ({ userPage: page, mpd }) => {
   test.setTimeout(120_000);
@@ -35,7 +36,7 @@ test('home shows the playing song live, starts nothing, and hides while the daem
     await page.reload();
     await expect(title).toHaveText('Blue Song 1');
     await expectAccessible(page, `home with the player (${theme})`);
-    await page.screenshot({ path: `docs/screens/home-player-desktop-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: screenPath(`home-player-desktop-${theme}`), fullPage: true });
   }
   await expect(block.getByRole('link')).toHaveAttribute('href', '/app/player');
 

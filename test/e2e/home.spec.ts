@@ -4,13 +4,14 @@
 // creating one in one more step, and files dropped anywhere on the page starting a share
 // whose bytes reach the server; the header's badge asks nothing the home page already
 // asked, nor on a change of the query. On a phone and a desktop, light and dark, in English and
-// German; screenshots of home and the share list go to docs/screens/.
+// German; screenshots of home and the share list are taken for docs/screens/ (`npm run screens`).
 import type { Browser, Page } from '@playwright/test';
 import { randomFile, sha256 } from './helpers.js';
 import { expectAccessible } from './page-checks.js';
 import { expect, test, type Account, type Api } from './fixtures.js';
 import type { TestServer } from '../support/server.js';
 import { combos } from './combos.js';
+import { screenPath } from './screens.js';
 
 // The player points at a port where no daemon listens: its block stays hidden.
 test.use({ serverConfig: { player: { enabled: true, connections: { default: { host: '127.0.0.1', port: 1, timeout: '1 second' } } } } });
@@ -145,7 +146,7 @@ for (const { screen, theme, lang } of combos) {
     await expect(page.locator('[data-test=home-now-playing]')).toHaveCount(0);
 
     await expectAccessible(page, `home (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: `docs/screens/home-${screen}-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: screenPath(`home-${screen}-${theme}`), fullPage: true });
 
     // marked seen, it moves to the recent shares and stays seen after a reload
     await page.locator('[data-test=mark-seen]').click();
@@ -168,7 +169,7 @@ for (const { screen, theme, lang } of combos) {
     expect(aliases.body.items).toEqual([expect.objectContaining({ id: aliasId, name: 'Family pictures', enabled: true })]);
     await expect(page.locator('[data-test=qr]')).toBeVisible();
     await expectAccessible(page, `home with a new upload link (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: `docs/screens/home-upload-link-${screen}-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: screenPath(`home-upload-link-${screen}-${theme}`), fullPage: true });
 
     // the share list: the same states, views and dates
     await page.goto('/app/uploads');
@@ -184,7 +185,7 @@ for (const { screen, theme, lang } of combos) {
     await expect(row(s.draft).locator('[data-test=share-until]')).toHaveCount(0);
     if (screen === 'desktop') await expect(page.locator('[data-test=share-table] th').nth(1)).toHaveText(w.linkColumn);
     await expectAccessible(page, `share list (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: `docs/screens/shares-${screen}-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: screenPath(`shares-${screen}-${theme}`), fullPage: true });
 
     // files dropped anywhere on the home page (here: on the recent shares) start a share
     await page.goto('/app/home');

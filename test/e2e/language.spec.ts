@@ -3,11 +3,12 @@
 // nothing), server results show in the user's language by their code, sizes use the
 // locale's notation, and registering shows the password rule before typing, refuses a
 // short password before sending and signs the new user in. Screenshots of the
-// register page go to docs/screens/.
+// register page are taken for docs/screens/ (`npm run screens`).
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { expectAccessible } from './page-checks.js';
 import { expect, test, uniqueLogin } from './fixtures.js';
 import type { TestServer } from '../support/server.js';
+import { screenPath } from './screens.js';
 
 // The server's default language: used only when the browser names no language of the client.
 test.use({ serverConfig: { webapp: { 'default-language': 'it' } } });
@@ -139,7 +140,7 @@ for (const screen of ['phone', 'desktop'] as const) {
         await expect(rule).toHaveText(w.rule);
         await expect(page.getByLabel(w.password, { exact: true })).toHaveAttribute('aria-describedby', 'reg-password-hint');
         await expectAccessible(page, `register (${screen}, ${theme}, ${lang})`);
-        if (lang === 'gb') await page.screenshot({ path: `docs/screens/register-${screen}-${theme}.png`, fullPage: true });
+        if (lang === 'gb') await page.screenshot({ path: screenPath(`register-${screen}-${theme}`), fullPage: true });
 
         // 7 characters: refused here, nothing sent
         await page.getByLabel(w.password, { exact: true }).fill('1234567');
@@ -148,7 +149,7 @@ for (const screen of ['phone', 'desktop'] as const) {
         await expect(page.getByRole('alert')).toHaveText(w.tooShort);
         await expect(page.getByLabel(w.password, { exact: true })).toHaveAttribute('aria-invalid', 'true');
         await expectAccessible(page, `register with a short password (${screen}, ${theme}, ${lang})`);
-        if (lang === 'gb') await page.screenshot({ path: `docs/screens/register-refused-${screen}-${theme}.png`, fullPage: true });
+        if (lang === 'gb') await page.screenshot({ path: screenPath(`register-refused-${screen}-${theme}`), fullPage: true });
         expect(sent).toEqual([]);
 
         // a valid one: the account is made and the user is signed in on the start page

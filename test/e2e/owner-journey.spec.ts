@@ -6,7 +6,7 @@
 // 390×844) opens the link and downloads the files, bytes as uploaded. On a phone and a
 // desktop, light and dark, in English and German. Upload links use the LAN address
 // too; a server that listens on this computer only says so on the panel. Screenshots
-// go to docs/screens/.
+// are taken for docs/screens/ (`npm run screens`).
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
@@ -17,6 +17,7 @@ import { downloadedBytes, MiB, randomFile, sha256, unzip } from './helpers.js';
 import { expectAccessible } from './page-checks.js';
 import { test as base, expect, type Account } from './fixtures.js';
 import { combos } from './combos.js';
+import { screenPath } from './screens.js';
 
 // Pier listens on every interface; the owner's browser uses the loopback address.
 base.use({ serverConfig: { bind: { address: '0.0.0.0', port: 0 } } });
@@ -62,7 +63,7 @@ async function checkFullScreenQr(page: Page, name: string, shot = true): Promise
   const viewport = page.viewportSize()!;
   expect(box.width).toBeGreaterThanOrEqual(Math.min(0.85 * Math.min(viewport.width, viewport.height), 500));
   await expectAccessible(page, `full-screen QR code (${name})`);
-  if (shot) await page.screenshot({ path: `docs/screens/qr-fullscreen-${name}.png` });
+  if (shot) await page.screenshot({ path: screenPath(`qr-fullscreen-${name}`) });
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await page.locator('[data-test=qr-open]').click();
@@ -114,7 +115,7 @@ for (const { screen, theme, lang } of combos) {
     await expect(page.locator('[data-test=local-only]')).toHaveCount(0);
     await expect(page.locator('[data-test=qr]')).toBeVisible();
     await expectAccessible(page, `ready panel (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: `docs/screens/ready-panel-${screen}-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: screenPath(`ready-panel-${screen}-${theme}`), fullPage: true });
     await checkFullScreenQr(page, `${screen}-${theme}`);
 
     // the big Copy button copies it again
@@ -203,7 +204,7 @@ test('a server listening on this computer only says so on the panel, and how to 
         await expect(page.locator('[data-test=share-link]')).toHaveValue(new RegExp(`^${local.url.replace(/[.]/g, '\\.')}/app/open/`));
         await expectAccessible(page, `local-only notice (${screen}, ${theme})`);
         await notice.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `docs/screens/local-only-${screen}-${theme}.png`, fullPage: true });
+        await page.screenshot({ path: screenPath(`local-only-${screen}-${theme}`), fullPage: true });
         await context.close();
       }
     }

@@ -8,7 +8,8 @@
 // load lazily at the size shown; tapping a library song plays it; a song goes into a new
 // stored playlist, which opens and plays. On a phone, a song held at the bottom edge of a
 // long queue scrolls the page on; a song dragged while `mpc` changes the queue is the one
-// that moves. Screenshots (of the screen as seen, the bar at its bottom) go to docs/screens/.
+// that moves. Screenshots (of the screen as seen, the bar at its bottom) are taken for
+// docs/screens/ (`npm run screens`).
 import type { Browser, Page } from '@playwright/test';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
@@ -19,6 +20,7 @@ import { combos } from './combos.js';
 import { expect, signInContext, type Account } from './fixtures.js';
 import { expectAccessible } from './page-checks.js';
 import { test as base } from './player-fixtures.js';
+import { screenPath } from './screens.js';
 
 // Two rooms, so the page offers the switch between them.
 const test = base.extend<object, object>({
@@ -191,7 +193,7 @@ for (const { screen, theme, lang } of combos) {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     if (screen === 'phone') await page.locator('#queue-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: `docs/screens/player-${screen}-${theme}.png` });
+    await page.screenshot({ path: screenPath(`player-${screen}-${theme}`) });
 
     // the library: the mini player stays; covers load lazily, as thumbnails of the size shown
     await page.getByRole('tab', { name: m.tab.library }).click();
@@ -206,7 +208,7 @@ for (const { screen, theme, lang } of combos) {
     expect(Number(new URL(shown.src).searchParams.get('size'))).toBe(wanted);
     await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await expectAccessible(page, `player library (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: `docs/screens/player-library-${screen}-${theme}.png` });
+    await page.screenshot({ path: screenPath(`player-library-${screen}-${theme}`) });
 
     // the mini player's title leads back to the queue with the song's details
     await mini.locator('[data-test=mini-link]').click();

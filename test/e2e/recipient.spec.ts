@@ -4,10 +4,10 @@
 // file list with its per-file menu (SHA-256, copy, preview), the password form, and a
 // page of its own for each reason a link does not open. At phone and desktop size, in
 // light and dark, in English and German; axe stays clean; screenshots of the English
-// pages go to docs/screens/. Also: a view is one recipient (reloads, return visits and
-// the signed-in owner count nothing); a video plays in the lightbox; without a ZIP
-// (too large, or turned off) the page says why and each file downloads on its own.
-import { mkdirSync } from 'node:fs';
+// pages are taken for docs/screens/ (`npm run screens`). Also: a view is one recipient
+// (reloads, return visits and the signed-in owner count nothing); a video plays in the
+// lightbox; without a ZIP (too large, or turned off) the page says why and each file
+// downloads on its own.
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import openDe from '../../renderer/src/i18n/open.de.js';
@@ -19,6 +19,7 @@ import { expectAccessible } from './page-checks.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { Api, expect, signInContext, test, type Account } from './fixtures.js';
 import { combos } from './combos.js';
+import { screenPath } from './screens.js';
 
 const sizes = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -106,8 +107,7 @@ async function recipient(browser: Browser, baseURL: string, size: Size, theme: T
 
 /** A screenshot for the docs, once per size and theme (in the language of that run). */
 async function docsScreenshot(page: Page, name: string, size: Size, theme: Theme): Promise<void> {
-  mkdirSync('docs/screens', { recursive: true });
-  await page.screenshot({ path: `docs/screens/${name}-${size}-${theme}.png`, fullPage: name !== 'recipient-lightbox' });
+  await page.screenshot({ path: screenPath(`${name}-${size}-${theme}`), fullPage: name !== 'recipient-lightbox' });
 }
 
 /** Swipes across the middle of the screen with a real touch sequence (right to left by default). */

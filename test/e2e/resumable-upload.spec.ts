@@ -10,7 +10,7 @@
 // to the share page and continues there; one into a deleted share is forgotten. Leaving
 // the page mid-upload publishes nothing and keeps the guest's send to continue; a send
 // whose files are all cancelled is neither published nor announced. Screenshots of the
-// states go to docs/screens/.
+// states are taken for docs/screens/ (`npm run screens`).
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { startServer, type Json, type TestServer } from '../support/server.js';
 import { Api, expect, test } from './fixtures.js';
 import { MiB, pngImage, randomFile, sha256, throttleUpload } from './helpers.js';
+import { screenPath } from './screens.js';
 
 const screens = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -108,7 +109,7 @@ test('a guest on a phone continues a 100 MB upload after a reload and through a 
     await expect(page.locator('[data-test=speed]')).toHaveText(/[\d.]+ MB\/s/);
     await expect(page.locator('[data-test=eta]')).toHaveText(/about \d+ s left/);
     await expect(bigRow.locator('[data-test=file-numbers]')).toHaveText(/MB of 100\.0 MB · \d+ %/);
-    await page.screenshot({ path: 'docs/screens/upload-progress-phone-light.png', fullPage: true });
+    await page.screenshot({ path: screenPath('upload-progress-phone-light'), fullPage: true });
     const [share] = await api.searchShares(owner.token);
     const shareId = share!.id;
 
@@ -165,7 +166,7 @@ test('a guest on a phone continues a 100 MB upload after a reload and through a 
     await expect(lost.locator('[data-test=retry-now]')).toBeVisible();
     await expect(page.locator('[data-test=speed]')).toHaveCount(0);
     await expect(page.locator('[data-test=eta]')).toHaveCount(0);
-    await page.screenshot({ path: 'docs/screens/upload-retrying-phone-light.png', fullPage: true });
+    await page.screenshot({ path: screenPath('upload-retrying-phone-light'), fullPage: true });
     // the outage's length is the test: 20 s without a server, the client keeps retrying
     await page.waitForTimeout(20_000 - (Date.now() - stoppedAt));
     await expect(page.locator('[data-test=unreachable]')).toHaveCount(0);
@@ -213,7 +214,7 @@ for (const [screen, theme, lang] of [
     const aliasId = await api.createAlias(owner.token, { name: 'Inbox' });
     const { context, page } = await guestPage(browser, server.url, screen, theme, lang);
     const shot = (name: string) =>
-      page.screenshot({ path: lang === 'gb' ? `docs/screens/${name}-${screen}-${theme}.png` : `test-results/screenshots/${name}-${screen}-${theme}-${lang}.png`, fullPage: true });
+      page.screenshot({ path: lang === 'gb' ? screenPath(`${name}-${screen}-${theme}`) : `test-results/screenshots/${name}-${screen}-${theme}-${lang}.png`, fullPage: true });
     const video = randomFile(6 * MiB);
     const notes = Buffer.from('bring snacks\n');
 

@@ -90,7 +90,7 @@ describe('server/core/ import boundaries', () => {
 describe('the layers below server/http/', () => {
   it.each([
     ['server/core/shares/boundary-probe.ts', '../../http/error-mapping.js'],
-    ['server/core/shares/boundary-probe.ts', '../../http/routes/downloads.send.js'],
+    ['server/core/shares/boundary-probe.ts', '../../http/send-download.js'],
     ['server/core/boundary-probe.ts', '../http/send-file.js'],
     ['server/core/shares/boundary-probe.ts', '../../app.js'],
     ['server/player/boundary-probe.ts', '../http/error-mapping.js'],

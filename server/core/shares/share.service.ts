@@ -14,9 +14,9 @@ import type { Accessor } from './accessor.js';
 import { openPublicShare, shareCookieFor, type PublicAccess, type PublicCredentials, type PublicDeps } from './public-share.js';
 import { findLinkPreview, type LinkPreview } from './link-preview.js';
 import { createShareCookieSigner } from './share-cookie.js';
-import type { ShareRules } from './share.create.js';
-import { deleteShare, deleteShareFile } from './share.delete.js';
-import { describeShare, ownerShareDetail } from './share.detail.js';
+import type { ShareRules } from './share-create.js';
+import { deleteShare, deleteShareFile } from './share-delete.js';
+import { describeShare, ownerShareDetail } from './share-detail.js';
 import { searchShares } from './share-search.repository.js';
 import type { ShareDetail, ShareListItem } from './share.types.js';
 import {
@@ -28,7 +28,7 @@ import {
   setShareValidity,
   unpublishShare,
   type UpdateDeps,
-} from './share.update.js';
+} from './share-update.js';
 
 export interface ShareServiceDeps {
   db: Kysely<Database>;

@@ -7,7 +7,7 @@
 import type { BinaryRef, BinaryStore } from '../stores/binary-store.js';
 import { completeFile } from './file.repository.js';
 import { detectMime, MIME_HEAD_BYTES } from './mime-detect.js';
-import type { UploadDeps } from './upload.deps.js';
+import type { UploadDeps } from './upload-deps.js';
 
 /** The first `n` bytes of a binary (fewer when it is shorter). */
 export const readHead = async (store: BinaryStore, ref: BinaryRef, n: number): Promise<Buffer> => {

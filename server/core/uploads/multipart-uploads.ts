@@ -11,12 +11,12 @@ import { badRequest } from '../../common/errors.js';
 import { ok, type BasicResult, type IdResult, okId } from '../../common/result.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
-import { createShare, type ShareProperties } from '../shares/share.create.js';
+import { createShare, type ShareProperties } from '../shares/share-create.js';
 import { deleteShareRow, folderNameOf } from '../shares/share.repository.js';
 import { readMultipart } from './multipart.js';
 import { parseShareProperties } from './share-properties.js';
 import { removeCreated, storeStreamedFile, type CreatedFile } from './streamed-file.js';
-import { newShareRules, type UploadDeps } from './upload.deps.js';
+import { newShareRules, type UploadDeps } from './upload-deps.js';
 
 /** A multipart upload without `meta` makes a share valid for 2 days and 30 views. */
 export const DEFAULT_PROPERTIES: ShareProperties = {

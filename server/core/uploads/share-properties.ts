@@ -1,5 +1,5 @@
 import { badRequest } from '../../common/errors.js';
-import type { ShareProperties } from '../shares/share.create.js';
+import type { ShareProperties } from '../shares/share-create.js';
 
 const optionalString = (o: Record<string, unknown>, key: string, max: number): string | null => {
   const v = o[key];

@@ -13,7 +13,7 @@ import { deleteFileRows } from './file.repository.js';
 import type { FilePart } from './multipart.js';
 import type { PendingRequest } from './pending-uploads.js';
 import { growReservation, reserveNewFile } from './quota.js';
-import { shareBounds, type UploadDeps } from './upload.deps.js';
+import { shareBounds, type UploadDeps } from './upload-deps.js';
 
 /** Quota reserved per step while a part of unknown length streams in. */
 export const RESERVE_STEP = 8 * 1024 * 1024;

@@ -23,7 +23,7 @@ import { mapStoreError } from './domain-checks.js';
 import { cleanFileName } from './file-name.js';
 import { deleteFileRows, fileInShare, findFile, refOf, setRealSize, shareSize, type UploadFile } from './file.repository.js';
 import { reserveNewFile, shareLimit } from './quota.js';
-import { shareBounds, type UploadDeps } from './upload.deps.js';
+import { shareBounds, type UploadDeps } from './upload-deps.js';
 
 export interface TusFileInfo {
   /** the tus upload id = the share-file id, chosen by the adapter */

@@ -6,11 +6,11 @@
  */
 import type { IdResult, BasicResult } from '../../common/result.js';
 import type { Accessor } from '../shares/accessor.js';
-import { createShare, type ShareProperties } from '../shares/share.create.js';
+import { createShare, type ShareProperties } from '../shares/share-create.js';
 import { addFiles, uploadShare, type MultipartRequest } from './multipart-uploads.js';
 import { createTusUploads, type TusUploads } from './tus-uploads.js';
 import { createUploadLocks, type UploadLocks } from './upload-lock.repository.js';
-import { newShareRules, type UploadDeps } from './upload.deps.js';
+import { newShareRules, type UploadDeps } from './upload-deps.js';
 
 export interface UploadService {
   /** Signed-in users and guests: an empty share (the web client uploads its files with tus). */

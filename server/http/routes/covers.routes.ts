@@ -12,7 +12,7 @@ import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.serv
 import { isSafeArgument, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { sendFile } from '../send-file.js';
-import { connectionId } from './player-access.js';
+import { connectionId } from '../player-access.js';
 
 const filePathPattern = /^\/api\/v1\/(cover|booklet)\/(?:file|[^/]+\/file)\/(.*)$/;
 

@@ -2,8 +2,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { PublicAccess } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
 import { userAccessor } from '../request-context.js';
-import { publicCredentials, setShareCookie } from './open-shares.context.js';
-import { fileSelection, sendStoredFile, sendZip, setFileSecurityHeaders } from './downloads.send.js';
+import { publicCredentials, setShareCookie } from '../open-share-context.js';
+import { fileSelection, sendStoredFile, sendZip, setFileSecurityHeaders } from '../send-download.js';
 
 const param = (req: Request, name: string): string => String(req.params[name]);
 

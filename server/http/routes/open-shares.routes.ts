@@ -1,7 +1,7 @@
 import { AppError } from '../../common/errors.js';
 import { ShareUnavailable } from '../../core/shares/public-share.js';
 import type { RouteModule } from '../http-deps.js';
-import { publicCredentials, setShareCookie } from './open-shares.context.js';
+import { publicCredentials, setShareCookie } from '../open-share-context.js';
 
 /**
  * The public share detail by publish id; counts one view and sets the share

@@ -9,7 +9,7 @@ import { AppError, badRequest } from '../../common/errors.js';
 import { playerCommandOf } from '../../player/commands.js';
 import { countCommand, listCommand, playlistinfoCommand, searchCommand, type Built, type Query } from '../../player/special.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
-import { connectionId, routeCaller, sendEnvelope } from './player-access.js';
+import { connectionId, routeCaller, sendEnvelope } from '../player-access.js';
 
 const gateway = (deps: HttpDeps) => deps.player!.gateway;
 

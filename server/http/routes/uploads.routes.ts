@@ -4,7 +4,7 @@
  * `/alias/upload` with a guest accessor (`uploadRoutesFor`).
  */
 import type { Request, Response } from 'express';
-import type { ShareProperties } from '../../core/shares/share.create.js';
+import type { ShareProperties } from '../../core/shares/share-create.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
 import { userAccessor } from '../request-context.js';
 import { DatabaseLocker } from '../tus/database-locker.js';
@@ -29,9 +29,9 @@ const multipart = (req: Request) => ({ headers: req.headers, body: req });
 
 /** One tus locker per upload service, shared by the `/sec` and `/alias` mounts. */
 const lockers = new WeakMap<object, DatabaseLocker>();
-const lockerFor = ({ uploads, config }: HttpDeps): DatabaseLocker => {
+const lockerFor = ({ uploads, config, clock }: HttpDeps): DatabaseLocker => {
   let l = lockers.get(uploads);
-  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, { acquireTimeoutMs: config.limits.uploadLockWait, idleMs: config.limits.uploadIdleTimeout })));
+  if (!l) lockers.set(uploads, (l = new DatabaseLocker(uploads.locks, clock, { acquireTimeoutMs: config.limits.uploadLockWait, idleMs: config.limits.uploadIdleTimeout })));
   return l;
 };
 

@@ -15,6 +15,7 @@
  */
 import { MemoryLocker } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
+import type { Clock } from '../../common/clock.js';
 import type { UploadLocks } from '../../core/uploads/upload-lock.repository.js';
 
 export interface DatabaseLockerOptions {
@@ -46,6 +47,7 @@ export class DatabaseLocker implements Locker {
 
   constructor(
     private readonly locks: UploadLocks,
+    private readonly clock: Clock,
     options: DatabaseLockerOptions = {},
   ) {
     this.idleMs = options.idleMs ?? 15_000;
@@ -54,11 +56,6 @@ export class DatabaseLocker implements Locker {
     this.pollMs = options.pollMs ?? 100;
   }
 
-  /**
-   * The lock of upload `id`. `lastActive` (a writer's: when its client last
-   * sent bytes, in ms since the epoch) makes the lock end a stalled writer;
-   * without it the holder counts as active while its request runs (DELETE).
-   */
   /**
    * For requests that only read the offset (HEAD): the in-process lock alone,
    * so that an interrupted write in this process has stored what it received
@@ -70,6 +67,11 @@ export class DatabaseLocker implements Locker {
     return this.memory;
   }
 
+  /**
+   * The lock of upload `id`. `lastActive` (a writer's: when its client last
+   * sent bytes, in ms since the epoch) makes the lock end a stalled writer;
+   * without it the holder counts as active while its request runs (DELETE).
+   */
   newLock(id: string, lastActive?: () => number): WriteLock {
     const local = this.memory.newLock(id);
     let heartbeat: NodeJS.Timeout | undefined;
@@ -81,11 +83,11 @@ export class DatabaseLocker implements Locker {
     return {
       ended: () => end,
       lock: async (signal: AbortSignal, requestRelease: RequestRelease): Promise<void> => {
-        const deadline = Date.now() + this.acquireTimeoutMs;
+        const deadline = this.clock.now() + this.acquireTimeoutMs;
         await local.lock(signal, requestRelease);
         try {
           while (!(await this.locks.tryAcquire(id, this.owner, this.idleMs))) {
-            if (signal.aborted || Date.now() > deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
+            if (signal.aborted || this.clock.now() > deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
             await new Promise((r) => setTimeout(r, this.pollMs));
           }
         } catch (e) {

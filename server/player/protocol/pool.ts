@@ -5,12 +5,15 @@
  * healthy daemon is not taken for a slow one), idle connections are reused and retired before the
  * daemon's own idle timeout, dead ones replaced.
  */
+import type { Clock } from '../../common/clock.js';
 import { assertCommandLine } from './command-line.js';
 import { DaemonConnection, DaemonError, type ConnectOptions } from './connection.js';
 import type { Reply } from './reply.js';
 
 export interface PoolOptions extends ConnectOptions {
   max: number;
+  /** the idle ages and the resend deadline are read from it */
+  clock: Clock;
   /** an unused connection older than this is closed (MPD drops clients after `connection_timeout`, 60 s by default) */
   maxIdleMs?: number;
 }
@@ -33,7 +36,7 @@ export class DaemonPool {
   constructor(private readonly o: PoolOptions) {
     const maxIdle = o.maxIdleMs ?? 45_000;
     this.sweeper = setInterval(() => {
-      const now = Date.now();
+      const now = o.clock.now();
       for (let i = this.idle.length - 1; i >= 0; i--) {
         const e = this.idle[i]!;
         if (!e.conn.alive || now - e.since > maxIdle) {
@@ -62,20 +65,20 @@ export class DaemonPool {
     assertCommandLine(command);
     await this.acquireSlot();
     // a command lost with a dropped idle connection is sent again only within one timeout
-    const deadline = Date.now() + this.o.timeoutMs;
+    const deadline = this.o.clock.now() + this.o.timeoutMs;
     try {
       let reused = this.takeIdle();
       let conn = reused ?? (await this.connect());
       for (;;) {
         try {
           const reply = await conn.send(command, this.o.timeoutMs);
-          if (keep && conn.alive && !this.closed) this.idle.push({ conn, since: Date.now() });
+          if (keep && conn.alive && !this.closed) this.idle.push({ conn, since: this.o.clock.now() });
           else conn.close();
           return reply;
         } catch (e) {
           // A reused connection that the daemon had dropped before our command arrived:
           // the command never ran, so it is safe to send it once more on a fresh one.
-          if (reused && e instanceof DaemonError && e.noAnswer && Date.now() < deadline) {
+          if (reused && e instanceof DaemonError && e.noAnswer && this.o.clock.now() < deadline) {
             reused = this.takeIdle();
             conn = reused ?? (await this.connect());
             continue;

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedRoutes, loadOpenApi } from '../../../server/http/openapi.js';
+import { systemClock } from '../../../server/common/clock.js';
 import { createClientOrigin, createLinks } from '../../../server/http/client-origin.js';
 import { createHttpApp } from '../../../server/http/http-app.js';
 import { startServer, type TestServer } from '../../support/server.js';
@@ -21,7 +22,8 @@ describe('the OpenAPI file', () => {
         log: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child() { return this; } },
         version: { version: '0', builtAtMillis: 0, builtAtString: '', gitCommit: '', gitVersion: '' },
         origin: createClientOrigin([]),
-        links: createLinks(s.config),
+        clock: systemClock,
+        links: createLinks(s.config, systemClock),
         auth: {} as never,
         oauth: {} as never,
         accounts: {} as never,

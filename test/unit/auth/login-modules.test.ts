@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../../server/common/log.js';
 import { commandModule } from '../../../server/core/auth/login-modules/command.module.js';
 import { httpBasicModule } from '../../../server/core/auth/login-modules/http-basic.module.js';
@@ -144,9 +144,9 @@ describe('command login module', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pier-auth-cmd-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const command = (extra: string[] = [], timeout = 10_000) => {
+  const command = (timeout = 10_000) => {
     const rec = recordingLogger();
-    const program = [process.execPath, fixture, '{{user}}', '{{pass}}', ...extra];
+    const program = [process.execPath, fixture, '{{user}}', '{{pass}}'];
     return { ...rec, module: commandModule({ enabled: true, program, success: 0, timeout, order: 40 }, rec.log) };
   };
 
@@ -174,11 +174,28 @@ describe('command login module', () => {
     const marker = join(tmpdir(), `pwned-${randomBytes(8).toString('hex')}`);
     const out = join(dir, 'argv.json');
     const evil = [`x; touch ${marker}`, `$(touch ${marker})`, `\`touch ${marker}\``, `x && touch ${marker} | {{user}}`];
-    for (const pass of evil) {
-      expect(await command([out]).module.check('alice', pass)).toEqual({ kind: 'fail' });
-      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(['alice', pass, out]);
+    vi.stubEnv('PIER_AUTH_ARGV_OUT', out);
+    try {
+      for (const pass of evil) {
+        expect(await command().module.check('alice', pass)).toEqual({ kind: 'fail' });
+        expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(['alice', pass]);
+      }
+    } finally {
+      vi.unstubAllEnvs();
     }
     expect(existsSync(marker)).toBe(false);
+  });
+
+  // A program template that split a password with spaces into several arguments once made
+  // the fixture write its argument dump to a file named by the third one (`with`), in the
+  // working tree: the fixture writes only where the test names a file through the environment.
+  it('leaves no file behind for extra arguments (the fixture writes only where PIER_AUTH_ARGV_OUT says)', async () => {
+    const stray = join(dir, 'with');
+    const rec = recordingLogger();
+    const program = [process.execPath, fixture, '{{user}}', 's3cret', stray, 'space'];
+    const m = commandModule({ enabled: true, program, success: 0, timeout: 10_000, order: 40 }, rec.log);
+    expect(await m.check('alice', 'x')).toEqual({ kind: 'fail' });
+    expect(existsSync(stray)).toBe(false);
   });
 
   it('fails (without throwing) when the program cannot be started', async () => {
@@ -188,7 +205,7 @@ describe('command login module', () => {
   });
 
   it('kills the program after the timeout and fails quickly', async () => {
-    const { module, lines } = command([], 300);
+    const { module, lines } = command(300);
     const started = Date.now();
     expect(await module.check('sleep', 'x')).toEqual({ kind: 'fail' });
     expect(Date.now() - started).toBeLessThan(3000);

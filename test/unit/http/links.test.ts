@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../../server/common/clock.js';
 import { createLinks } from '../../../server/http/client-origin.js';
 
 const PORT = 9090;
@@ -16,7 +17,7 @@ const req = (headers: Record<string, string>, peer = '192.168.1.20', localPort =
 const local = { baseUrl: 'http://localhost:9090', baseUrlIsLocal: true, trustedProxies: [] };
 
 describe('the base URL of links', () => {
-  const links = createLinks(local);
+  const links = createLinks(local, systemClock);
 
   it('uses a Host naming an address of this machine on the port the request came in on', () => {
     const addresses = Object.values(networkInterfaces()).flatMap((l) => l ?? []);
@@ -44,12 +45,12 @@ describe('the base URL of links', () => {
   });
 
   it('uses allowed-hosts like the server\'s own names', () => {
-    const allowed = createLinks({ ...local, allowedHosts: ['files.example', '.home.example'] });
+    const allowed = createLinks({ ...local, allowedHosts: ['files.example', '.home.example'] }, systemClock);
     expect(allowed.baseUrl(req({ host: 'files.example:9090' }))).toBe('http://files.example:9090');
     expect(allowed.baseUrl(req({ host: 'nas.home.example:9090' }))).toBe('http://nas.home.example:9090');
     expect(allowed.foreignHost(req({ host: 'home.example' }))).toBeUndefined();
     expect(allowed.foreignHost(req({ host: 'evilhome.example' }))).toBe('evilhome.example');
-    expect(createLinks({ ...local, allowedHosts: ['*'] }).foreignHost(req({ host: 'evil.example' }))).toBeUndefined();
+    expect(createLinks({ ...local, allowedHosts: ['*'] }, systemClock).foreignHost(req({ host: 'evil.example' }))).toBeUndefined();
   });
 
   it('falls back to base-url for any other host, and for values that are no host', () => {
@@ -60,21 +61,21 @@ describe('the base URL of links', () => {
   });
 
   it('believes a trusted proxy: its forwarded host and scheme, else its Host', () => {
-    const proxied = createLinks({ ...local, trustedProxies: ['10.0.0.0/8'] });
+    const proxied = createLinks({ ...local, trustedProxies: ['10.0.0.0/8'] }, systemClock);
     expect(proxied.baseUrl(req({ host: '10.0.0.2:9090', 'x-forwarded-host': 'files.example', 'x-forwarded-proto': 'https' }, '10.0.0.2'))).toBe('https://files.example');
     expect(proxied.baseUrl(req({ host: 'files.example', 'x-forwarded-proto': 'https' }, '10.0.0.2'))).toBe('https://files.example');
     expect(proxied.baseUrl(req({ host: 'files.example', 'x-forwarded-host': 'files.example' }))).toBe(local.baseUrl);
   });
 
   it('is always a public base-url', () => {
-    const fixed = createLinks({ baseUrl: 'https://pier.example', baseUrlIsLocal: false, trustedProxies: ['10.0.0.0/8'] });
+    const fixed = createLinks({ baseUrl: 'https://pier.example', baseUrlIsLocal: false, trustedProxies: ['10.0.0.0/8'] }, systemClock);
     expect(fixed.baseUrl(req({ host: 'localhost:9090', 'x-forwarded-host': 'files.example' }, '10.0.0.2'))).toBe('https://pier.example');
   });
 });
 
 describe('the origin a request addressed', () => {
   it('is Host with the scheme of base-url for its host, or a trusted proxy\'s forwarded values', () => {
-    const links = createLinks({ baseUrl: 'https://pier.example', baseUrlIsLocal: false, trustedProxies: ['10.0.0.0/8'] });
+    const links = createLinks({ baseUrl: 'https://pier.example', baseUrlIsLocal: false, trustedProxies: ['10.0.0.0/8'] }, systemClock);
     expect(links.requestOrigin(req({ host: 'pier.example' }))).toBe('https://pier.example');
     expect(links.requestOrigin(req({ host: '192.168.1.5:9090' }))).toBe('http://192.168.1.5:9090');
     expect(links.requestOrigin(req({ host: '192.168.1.5:9090', 'x-forwarded-host': 'evil.example' }))).toBe('http://192.168.1.5:9090');

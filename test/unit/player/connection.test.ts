@@ -1,7 +1,8 @@
 // The daemon socket is replaced by a scripted fake here only to feed what a real
 // mpd never sends (garbage, silence, dropped connections); everything else is
 // tested against a real mpd in test/api/player.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { manualClock, systemClock } from '../../../server/common/clock.js';
 import { UnsafeCommandError } from '../../../server/player/protocol/command-line.js';
 import { DaemonConnection, DaemonError } from '../../../server/player/protocol/connection.js';
 import { quoteArg } from '../../../server/player/protocol/reply.js';
@@ -161,7 +162,7 @@ describe('what may be written to a daemon', () => {
 
   it('refuses in the pool before taking a connection, and in quoteArg', async () => {
     const sockets: FakeSocket[] = [];
-    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)), max: 1 });
+    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)), max: 1, clock: systemClock });
     await expect(pool.run('find album "x\nkill"')).rejects.toBeInstanceOf(UnsafeCommandError);
     expect(sockets).toHaveLength(0);
     expect(await pool.run('status')).toEqual({ ok: true, lines: [] });
@@ -174,7 +175,7 @@ describe('what may be written to a daemon', () => {
 describe('the connection pool', () => {
   it('reuses connections and never opens more than max', async () => {
     const sockets: FakeSocket[] = [];
-    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets), { timeoutMs: 1000 }), max: 2 });
+    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets), { timeoutMs: 1000 }), max: 2, clock: systemClock });
     await Promise.all(Array.from({ length: 10 }, () => pool.run('status')));
     expect(sockets.length).toBeLessThanOrEqual(2);
     await pool.run('status');
@@ -204,6 +205,7 @@ describe('the connection pool', () => {
         ),
       ),
       max: 1,
+      clock: systemClock,
     });
     await pool.run('status');
     const r = await pool.run('status');
@@ -214,7 +216,7 @@ describe('the connection pool', () => {
 
   it('does not reuse a connection after a state-changing command', async () => {
     const sockets: FakeSocket[] = [];
-    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)), max: 1 });
+    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)), max: 1, clock: systemClock });
     await pool.run('password "x"', false);
     await pool.run('status');
     expect(sockets).toHaveLength(2);
@@ -223,7 +225,7 @@ describe('the connection pool', () => {
   });
 
   it('frees the slot of a command that timed out for the next caller', async () => {
-    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket((l) => (l === 'slow' ? undefined : 'OK\n'))), { timeoutMs: 100 }), max: 1 });
+    const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket((l) => (l === 'slow' ? undefined : 'OK\n'))), { timeoutMs: 100 }), max: 1, clock: systemClock });
     const slow = pool.run('slow').catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 30));
     const next = pool.run('status');
@@ -231,5 +233,23 @@ describe('the connection pool', () => {
     expect(await next).toEqual({ ok: true, lines: [] });
     expect(await slow).toBeInstanceOf(DaemonError);
     pool.close();
+  });
+
+  it('retires an idle connection older than maxIdleMs by its clock', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const sockets: FakeSocket[] = [];
+      const clock = manualClock();
+      const pool = new DaemonPool({ ...opts(dialerOf(() => new FakeSocket(() => 'OK\n'), sockets)), max: 1, clock, maxIdleMs: 3000 });
+      await pool.run('status');
+      vi.advanceTimersByTime(1000);
+      expect(pool.size).toBe(1);
+      clock.advance(3001);
+      vi.advanceTimersByTime(1000);
+      expect(pool.size).toBe(0);
+      pool.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

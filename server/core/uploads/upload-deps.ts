@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock.js';
 import type { Logger } from '../../common/log.js';
 import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
-import type { ShareRules } from '../shares/share.create.js';
+import type { ShareRules } from '../shares/share-create.js';
 import type { ChecksumQueue } from '../checksums/checksum.queue.js';
 import type { HashThread } from '../checksums/hash-thread.js';
 import type { StoreRegistry } from '../stores/binary-store.js';

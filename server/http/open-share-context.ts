@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import type { AuthService } from '../../core/auth/auth.service.js';
-import { SHARE_COOKIE } from '../../core/shares/share-cookie.js';
-import type { PublicCredentials, ShareCookie } from '../../core/shares/public-share.js';
-import type { ClientOrigin } from '../client-origin.js';
-import { cookieFromHeader, requestToken } from '../request-context.js';
+import type { AuthService } from '../core/auth/auth.service.js';
+import { SHARE_COOKIE } from '../core/shares/share-cookie.js';
+import type { PublicCredentials, ShareCookie } from '../core/shares/public-share.js';
+import type { ClientOrigin } from './client-origin.js';
+import { cookieFromHeader, requestToken } from './request-context.js';
 
 export const PASSWORD_HEADER = 'service-password';
 

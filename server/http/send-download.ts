@@ -6,13 +6,13 @@
  * never run script in Pier's origin.
  */
 import type { Request, Response } from 'express';
-import type { Logger } from '../../common/log.js';
-import type { DownloadService } from '../../core/downloads/download.service.js';
-import { safeEntryName } from '../../core/downloads/zip-names.js';
-import type { ZipEntry } from '../../core/downloads/zip-writer.js';
-import type { FileRecord } from '../../core/shares/share.repository.js';
-import { contentDisposition, isInlineSafe } from '../content-disposition.js';
-import { sendFile, streamBody } from '../send-file.js';
+import type { Logger } from '../common/log.js';
+import type { DownloadService } from '../core/downloads/download.service.js';
+import { safeEntryName } from '../core/downloads/zip-names.js';
+import type { ZipEntry } from '../core/downloads/zip-writer.js';
+import type { FileRecord } from '../core/shares/share.repository.js';
+import { contentDisposition, isInlineSafe } from './content-disposition.js';
+import { sendFile, streamBody } from './send-file.js';
 
 /** Headers on every file answer, errors included. */
 const fileSecurityHeaders: Record<string, string> = {

@@ -14,7 +14,7 @@ import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
 import type { Accessor } from './accessor.js';
 import { requireShareAccess } from './share-access.js';
-import { checkDescriptionLength, type ShareRules } from './share.create.js';
+import { checkDescriptionLength, type ShareRules } from './share-create.js';
 import { disablePublish, findPublishOfShare, insertPublish, republish, setPublishUntil } from './publish.repository.js';
 import { findValidity, lockShare, updateShare } from './share.repository.js';
 

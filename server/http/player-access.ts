@@ -4,16 +4,16 @@
  * account, `admin` an admin account. Also refuses paths that do not decode.
  */
 import type { RequestHandler, Response } from 'express';
-import { badRequest, forbidden, notFound, unauthenticated, type AppError } from '../../common/errors.js';
-import type { PlayerAccess } from '../../config/types.js';
-import type { AuthService } from '../../core/auth/auth.service.js';
-import type { TokenClaims } from '../../core/auth/token.js';
-import type { Envelope } from '../../player/answers/convert.js';
-import type { Outcome, PlayerCaller } from '../../player/gateway.service.js';
-import { statusOfOutcome } from '../error-mapping.js';
-import type { HttpDeps } from '../http-deps.js';
-import { signedIn } from '../connection-limits.js';
-import { requestToken } from '../request-context.js';
+import { badRequest, forbidden, notFound, unauthenticated, type AppError } from '../common/errors.js';
+import type { PlayerAccess } from '../config/types.js';
+import type { AuthService } from '../core/auth/auth.service.js';
+import type { TokenClaims } from '../core/auth/token.js';
+import type { Envelope } from '../player/answers/convert.js';
+import type { Outcome, PlayerCaller } from '../player/gateway.service.js';
+import { statusOfOutcome } from './error-mapping.js';
+import type { HttpDeps } from './http-deps.js';
+import { signedIn } from './connection-limits.js';
+import { requestToken } from './request-context.js';
 
 /** The URL prefixes of the gateway. */
 export const playerPrefixes = ['/api/v1/player', '/api/v1/playerspecial', '/api/v1/cover', '/api/v1/booklet', '/api/v1/info'];
