@@ -150,7 +150,7 @@ describe('links of public shares', () => {
       const pid = await publish(s, token, id);
       const html = await page(pid);
       const tags = ogTags(html);
-      expect(tags['og:title']).toBe('Pier');
+      expect(tags['og:title']).toBe('Pier Test');
       expect(tags['og:description']).toBe('Files shared with you · password required');
       expect(html).not.toMatch(/secret-plan|Merger|1 B|1 file|available until|2030/);
       expect(await views(id)).toBe(0);
