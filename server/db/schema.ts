@@ -70,6 +70,18 @@ export interface ShareTable {
   sender: string | null;
   /** the name the server composed for a guest share, while it stands (migration 0005) */
   auto_name: string | null;
+  /** 1 when the owner asked for a mail when the share is downloaded (migration 0010) */
+  notify_on_download: Generated<number>;
+  /** recipients numbered so far (migration 0010) */
+  activity_recipients: Generated<number>;
+  /** epoch ms of the first complete download (migration 0010) */
+  activity_downloaded: number | null;
+  /** epoch ms of the last download mail (migration 0010) */
+  activity_mailed: number | null;
+  /** log entries folded out of `share_activity`, the complete downloads among them, and the newest one's time (migration 0010) */
+  activity_folded: Generated<number>;
+  activity_folded_downloads: Generated<number>;
+  activity_folded_until: number | null;
 }
 
 export interface PublishShareTable {
@@ -164,6 +176,24 @@ export interface ChecksumJobTable {
   expires: number;
 }
 
+/** One entry of a share's activity log; see migration 0010. */
+export interface ShareActivityTable {
+  id: string;
+  share_id: string;
+  at: number;
+  /** `view`, `download`, `zip` or `upload` */
+  kind: string;
+  recipient: number | null;
+  /** the share-file id of a download */
+  file_id: string | null;
+  bytes: number;
+  complete: number;
+  client: string;
+  address: string;
+  /** the guest's name of an upload */
+  sender: string | null;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -179,6 +209,7 @@ export interface Database {
   sent_mails: SentMailTable;
   guest_notifications: GuestNotificationTable;
   checksum_jobs: ChecksumJobTable;
+  share_activity: ShareActivityTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

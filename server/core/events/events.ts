@@ -1,21 +1,33 @@
 /**
  * Server events for whoever hosts the server (the desktop app shows a
- * notification when a guest upload arrives). A tiny typed emitter: the core
+ * notification when a guest upload arrives or a share was first downloaded). A tiny typed emitter: the core
  * emits, hosts subscribe through `ServerEvents`; the core never knows who
  * listens.
  */
 import type { Logger } from '../../common/log.js';
 
-export type ServerEvent = {
-  type: 'guest-upload-completed';
-  shareId: string;
-  aliasId: string;
-  aliasName: string;
-  /** the share's name: the one the server gave a guest share (`From Anna · 3 photos · 23 Nov`) or the one chosen */
-  shareName: string;
-  fileCount: number;
-  totalSize: number;
-};
+export type ServerEvent =
+  | {
+      type: 'guest-upload-completed';
+      shareId: string;
+      aliasId: string;
+      aliasName: string;
+      /** the share's name: the one the server gave a guest share (`From Anna · 3 photos · 23 Nov`) or the one chosen */
+      shareName: string;
+      fileCount: number;
+      totalSize: number;
+    }
+  | {
+      /** the first complete download of a share (a file or the ZIP), once per share */
+      type: 'share-downloaded';
+      shareId: string;
+      /** the share's name, or null when nobody named it */
+      shareName: string | null;
+      /** the downloaded file's name, or null for the ZIP */
+      fileName: string | null;
+      /** the recipient's browser and system (`Firefox on Android`), or '' when unknown */
+      client: string;
+    };
 
 export interface ServerEvents {
   /** Calls `listener` for every event from now on; the returned function unsubscribes. */
