@@ -1,4 +1,4 @@
-/** Desktop notifications when a guest upload arrives (from the server's event). */
+/** Desktop notifications when a guest upload arrives or a share is first downloaded (from the server's events). */
 import type { ServerEvent } from './server-host.js';
 
 export interface Notice {
@@ -23,6 +23,14 @@ export const formatSize = (bytes: number): string => {
 
 /** The notification for a server event, or `null` for events that get none. */
 export const noticeFor = (e: ServerEvent): Notice | null => {
+  if (e.type === 'share-downloaded') {
+    const what = e.fileName ? `“${e.fileName}”` : 'The ZIP';
+    return {
+      title: e.shareName ? `“${e.shareName}” was downloaded` : 'Your share was downloaded',
+      body: `${what} was downloaded completely${e.client ? ` (${e.client})` : ''}. Click to see who got it.`,
+      path: `/app/upload/${encodeURIComponent(e.shareId)}`,
+    };
+  }
   if (e.type !== 'guest-upload-completed') return null;
   // the share's name says who sent what (`From Anna · 3 photos · 23 Nov`); a bare count when it has none
   const what = e.shareName || (e.fileCount === 1 ? '1 file' : `${e.fileCount} files`);
