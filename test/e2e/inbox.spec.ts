@@ -63,3 +63,31 @@ for (const [size, device] of Object.entries(sizes)) {
     await context.close();
   });
 }
+
+for (const [size, device] of Object.entries(sizes)) {
+  test(`shares nobody named are called by what they hold and when, in the viewer's language (${size})`, async ({ browser, api, user, server }) => {
+    const files = await api.createShare(user.token, { maxViews: 3 });
+    await api.addFiles(user.token, files, [
+      { name: 'a.txt', content: 'a' },
+      { name: 'b.txt', content: 'b' },
+    ]);
+    const photos = await api.createShare(user.token, { maxViews: 3 });
+    const png = await pngImage();
+    await api.addFiles(user.token, photos, [
+      { name: 'x.png', content: png, type: 'image/png' },
+      { name: 'y.png', content: png, type: 'image/png' },
+      { name: 'z.png', content: png, type: 'image/png' },
+    ]);
+    const context = await browser.newContext({ ...device, baseURL: server.url, locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+    await signInContext(context, server.url, user);
+    const page = await context.newPage();
+    const day = new Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'short', timeZone: 'Europe/Berlin' }).format(Date.now());
+    await page.goto('/app/uploads');
+    const table = page.locator('[data-test=share-table]');
+    await expect(table.locator(`a[href="/app/upload/${files}"]`)).toHaveText(`2 Dateien · ${day}`);
+    await expect(table).not.toContainText(files.slice(0, 11));
+    await table.locator(`a[href="/app/upload/${photos}"]`).click();
+    await expect(page.locator('[data-test=share-title]')).toHaveText(`3 Fotos · ${day}`);
+    await context.close();
+  });
+}

@@ -243,4 +243,9 @@ export default {
     earlier: '1 früherer Eintrag (bis {until}) wird nur gezählt. | {n} frühere Einträge (bis {until}) werden nur gezählt.',
     downloadedBadge: 'heruntergeladen',
   },
+  naming: {
+    name: '{what} · {date}',
+    files: 'Keine Dateien | 1 Datei | {n} Dateien',
+    photos: '1 Foto | {n} Fotos',
+  },
 };

@@ -243,4 +243,9 @@ export default {
     earlier: '1 entrada anterior (hasta {until}) solo se cuenta. | {n} entradas anteriores (hasta {until}) solo se cuentan.',
     downloadedBadge: 'descargado',
   },
+  naming: {
+    name: '{what} · {date}',
+    files: 'Sin archivos | 1 archivo | {n} archivos',
+    photos: '1 foto | {n} fotos',
+  },
 };

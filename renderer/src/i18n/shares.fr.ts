@@ -243,4 +243,9 @@ export default {
     earlier: '1 entrée plus ancienne (jusqu’au {until}) est seulement comptée. | {n} entrées plus anciennes (jusqu’au {until}) sont seulement comptées.',
     downloadedBadge: 'téléchargé',
   },
+  naming: {
+    name: '{what} · {date}',
+    files: 'Aucun fichier | 1 fichier | {n} fichiers',
+    photos: '1 photo | {n} photos',
+  },
 };

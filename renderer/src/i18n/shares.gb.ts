@@ -243,4 +243,9 @@ export default {
     earlier: '1 earlier entry (until {until}) is only counted. | {n} earlier entries (until {until}) are only counted.',
     downloadedBadge: 'downloaded',
   },
+  naming: {
+    name: '{what} · {date}',
+    files: 'No files | 1 file | {n} files',
+    photos: '1 photo | {n} photos',
+  },
 };

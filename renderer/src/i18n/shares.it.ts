@@ -243,4 +243,9 @@ export default {
     earlier: '1 voce precedente (fino al {until}) è solo contata. | {n} voci precedenti (fino al {until}) sono solo contate.',
     downloadedBadge: 'scaricato',
   },
+  naming: {
+    name: '{what} · {date}',
+    files: 'Nessun file | 1 file | {n} file',
+    photos: '1 foto | {n} foto',
+  },
 };
