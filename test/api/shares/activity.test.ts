@@ -239,5 +239,17 @@ describe('the activity log of a share', () => {
     const left = await withDatabase(s, (db) => db.selectFrom('share_activity').select('id').where('share_id', '=', id).execute());
     expect(left).toEqual([]);
   });
+
+  it('goes with a share the cleanup removes', async () => {
+    const { id } = await shareWithFiles(s, owner.token, [{ name: 'a.txt', content: 'a' }], { validity: 86_400_000 });
+    const pid = await publish(s, owner.token, id);
+    expect((await open(pid)).status).toBe(200);
+    await logOf(id, 1);
+    clock.advance(10 * 86_400_000);
+    await s.runCleanup();
+    const left = await withDatabase(s, (db) => db.selectFrom('share_activity').select('id').where('share_id', '=', id).execute());
+    expect(left).toEqual([]);
+    expect(await withDatabase(s, (db) => db.selectFrom('shares').select('id').where('id', '=', id).execute())).toEqual([]);
+  });
 });
 
