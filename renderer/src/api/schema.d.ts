@@ -4052,7 +4052,7 @@ export interface components {
             client: string;
             /** @description the client address (see `trusted-proxies`) */
             address: string;
-            /** @description the guest's name of an upload */
+            /** @description the guest's name of an upload, when given */
             sender: string | null;
         };
         ShareActivity: {
