@@ -15,9 +15,9 @@ import { startPostgres } from '../../support/postgres.js';
 const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
-  'sent_mails', 'guest_notifications', 'checksum_jobs',
+  'sent_mails', 'guest_notifications', 'checksum_jobs', 'share_activity',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0007-checksum-jobs'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0007-checksum-jobs', '0010-share-activity'];
 
 interface Server {
   /** a fresh, empty database */
