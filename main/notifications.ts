@@ -1,4 +1,4 @@
-/** Desktop notifications when a guest upload arrives (from the server's event). */
+/** Desktop notifications when a guest upload arrives or a share is first downloaded (from the server's events). */
 import type { ServerEvent } from './server-host.js';
 
 export interface Notice {
@@ -30,9 +30,17 @@ export const noticeFor = (e: ServerEvent): Notice | null => {
   if (e.type === 'room-guest-joined') {
     // the names are plain text already (the server removes markup and bidirectional controls)
     return {
-      title: `${e.guestName} joined “${e.roomName}”`,
+      title: `${cut(e.guestName)} joined “${cut(e.roomName)}”`,
       body: `${e.guests === 1 ? '1 guest' : `${e.guests} guests`} in the room. Click to open the player.`,
       path: '/app/player',
+    };
+  }
+  if (e.type === 'share-downloaded') {
+    const what = e.fileName ? `“${cut(e.fileName)}”` : 'The ZIP';
+    return {
+      title: e.shareName ? `“${cut(e.shareName)}” was downloaded` : 'Your share was downloaded',
+      body: `${what} was downloaded completely${e.client ? ` (${e.client})` : ''}. Click to see who got it.`,
+      path: `/app/upload/${encodeURIComponent(e.shareId)}`,
     };
   }
   if (e.type !== 'guest-upload-completed') return null;

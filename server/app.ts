@@ -7,6 +7,7 @@ import type { Logger } from './common/log.js';
 import type { Config } from './config/types.js';
 import { createAccountService, type AccountService } from './core/accounts/account.service.js';
 import { createAliasService } from './core/aliases/alias.service.js';
+import { createActivityService } from './core/activity/activity.service.js';
 import { createGuestUploads } from './core/aliases/guest-uploads.js';
 import { createAuthService, type AuthService } from './core/auth/auth.service.js';
 import { createCleanupJob, type CleanupJob } from './core/cleanup/cleanup.service.js';
@@ -151,7 +152,16 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   });
   const events = parts.events ?? createServerEvents(log.child('events'));
   const naming = { language: config.webapp.defaultLanguage, timeZone: config.webapp.defaultTimezone };
-  const guestUploads = createGuestUploads({ db: db.db, events, mail, log: log.child('aliases'), naming });
+  const activity = createActivityService({
+    db: db.db,
+    clock,
+    log: log.child('activity'),
+    events,
+    mail,
+    keep: config.limits.activityEntries,
+    maxPageSize: config.maxPageSize,
+  });
+  const guestUploads = createGuestUploads({ db: db.db, events, mail, activity, log: log.child('aliases'), naming });
   // one upload service for the /sec and /alias mounts, with guest multipart uploads announced
   const uploads = guestUploads.withEvents(
     createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, hashing, pending }),
@@ -163,7 +173,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
     : undefined;
   rooms?.start();
   const origin = createClientOrigin(config.trustedProxies);
-  const http = createHttpApp({ config, log, clock, version: readVersionInfo(), origin, links: createLinks(config, clock, origin), auth, oauth, accounts, signup, stores, shares, downloads, uploads, aliases, guestUploads, mail, player, rooms });
+  const http = createHttpApp({ config, log, clock, version: readVersionInfo(), origin, links: createLinks(config, clock, origin), auth, oauth, accounts, signup, stores, shares, activity, downloads, uploads, aliases, guestUploads, mail, player, rooms });
   return {
     db,
     http,

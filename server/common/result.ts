@@ -58,6 +58,7 @@ export const resultCodes = [
   'share.validity-updated',
   'share.validity-exceeded',
   'share.max-views-updated',
+  'share.notify-updated',
   'share.password-updated',
   'share.password-deleted',
   'share.password-mandatory',

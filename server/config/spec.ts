@@ -53,6 +53,18 @@ const uploadNotifyBody = lines(
   'Pier',
 );
 
+const downloadNotifyBody = lines(
+  'Hello {{user}},',
+  '',
+  "your share '{{shareName}}' has been downloaded{{#what}}: {{what}}{{/what}}.",
+  'See who got it:',
+  '',
+  '{{{url}}}',
+  '',
+  'Greetings,',
+  'Pier',
+);
+
 const server = {
   'base-url': str(
     'http://localhost:9090',
@@ -345,6 +357,11 @@ const backend = group('Server internals', {
           uploadNotifyBody,
           'Upload notification (`user`, `aliasName`, `url`)',
         ),
+        'download-notify': template(
+          '[Pier] Your share was downloaded',
+          downloadNotifyBody,
+          'Download notification, at most one per share and hour, for shares whose owner asked for it (`user`, `shareName`, `what`, `url`)',
+        ),
       }),
     },
     'Mail (`backend.mail`)',
@@ -433,6 +450,7 @@ export const restserverSpec = group('service.restserver', {
       'alias-mails-per-hour': int(10, 'Notification mails triggered by guests of one upload link per hour (and one per share)', { min: 0 }),
       'mails-per-account-per-hour': int(30, 'Recipients one account may mail through `/sec/mail/send` per hour (at most 50 per mail); 0 disables sending', { min: 0 }),
       'description-length': int(20000, 'Characters a share description may have', { min: 1 }),
+      'activity-entries': int(500, "Entries kept in one share's activity log (views, downloads, uploads); beyond it the oldest are folded into a count", { min: 10 }),
       'websockets-per-user': int(4, 'Player WebSockets open at once per user (per client address for anonymous access)', { min: 1 }),
       websockets: int(32, 'Player WebSockets open at once in all; keep it below the daemon\'s `max_connections`', { min: 1 }),
       connections: int(512, 'HTTP connections open at once; more are closed at once', { min: 1 }),

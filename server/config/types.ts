@@ -149,7 +149,7 @@ export interface Config {
         defaultFrom: string;
         listId: string;
       };
-      templates: { download: MailTemplate; alias: MailTemplate; uploadNotify: MailTemplate };
+      templates: { download: MailTemplate; alias: MailTemplate; uploadNotify: MailTemplate; downloadNotify: MailTemplate };
     };
   };
   player: {
@@ -181,6 +181,8 @@ export interface Config {
     aliasMailsPerHour: number;
     mailsPerAccountPerHour: number;
     descriptionLength: number;
+    /** entries kept per share in the activity log */
+    activityEntries: number;
     websocketsPerUser: number;
     websockets: number;
     connections: number;

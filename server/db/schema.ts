@@ -72,6 +72,18 @@ export interface ShareTable {
   auto_name: string | null;
   /** a keyed hash of the address of the guest who created it, or null (migration 0006) */
   guest_key: Generated<string | null>;
+  /** 1 when the owner asked for a mail when the share is downloaded (migration 0010) */
+  notify_on_download: Generated<number>;
+  /** recipients numbered so far (migration 0010) */
+  activity_recipients: Generated<number>;
+  /** epoch ms of the first complete download (migration 0010) */
+  activity_downloaded: number | null;
+  /** epoch ms of the last download mail (migration 0010) */
+  activity_mailed: number | null;
+  /** log entries folded out of `share_activity`, the complete downloads among them, and the newest one's time (migration 0010) */
+  activity_folded: Generated<number>;
+  activity_folded_downloads: Generated<number>;
+  activity_folded_until: number | null;
 }
 
 export interface PublishShareTable {
@@ -231,6 +243,24 @@ export interface RoomSongTable {
   added: number;
 }
 
+/** One entry of a share's activity log; see migration 0010. */
+export interface ShareActivityTable {
+  id: string;
+  share_id: string;
+  at: number;
+  /** `view`, `download`, `zip` or `upload` */
+  kind: string;
+  recipient: number | null;
+  /** the share-file id of a download */
+  file_id: string | null;
+  bytes: number;
+  complete: number;
+  client: string;
+  address: string;
+  /** the guest's name of an upload */
+  sender: string | null;
+}
+
 export interface Database {
   accounts: AccountTable;
   invitations: InvitationTable;
@@ -252,6 +282,7 @@ export interface Database {
   rooms: RoomTable;
   room_guests: RoomGuestTable;
   room_songs: RoomSongTable;
+  share_activity: ShareActivityTable;
 }
 
 /** Flags are stored as 0/1 (SQLite has no boolean; PostgreSQL returns booleans as-is). */

@@ -2,6 +2,7 @@ import type { Clock } from '../common/clock.js';
 import type { Logger } from '../common/log.js';
 import type { Config } from '../config/types.js';
 import type { AccountService } from '../core/accounts/account.service.js';
+import type { ActivityService } from '../core/activity/activity.service.js';
 import type { AliasService } from '../core/aliases/alias.service.js';
 import type { GuestUploads } from '../core/aliases/guest-uploads.js';
 import type { AuthService } from '../core/auth/auth.service.js';
@@ -38,6 +39,8 @@ export interface HttpDeps {
   stores: StoreRegistry;
   /** owner share operations and public access by publish id */
   shares: ShareService;
+  /** the receipts: each share's activity log */
+  activity: ActivityService;
   /** file and ZIP downloads */
   downloads: DownloadService;
   /** multipart and tus uploads */

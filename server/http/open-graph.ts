@@ -62,15 +62,8 @@ export const openGraphText = (preview: LinkPreview | null, ctx: OpenGraphContext
   return { title: preview.name ?? filesText(preview.files), description: parts.join(' · ') };
 };
 
-/**
- * Link-preview fetchers of chat apps and social sites (iMessage sends
- * `facebookexternalhit` and `Twitterbot`, Signal `WhatsApp`), and crawlers.
- * In-app browsers of real people (`FBAN`, `LinkedInApp`, `Line/`) do not match.
- */
-const previewAgents = /facebookexternalhit|facebot|twitterbot|slackbot|slack-imgproxy|discordbot|telegrambot|whatsapp\/|linkedinbot|skypeuripreview|microsoftpreview|mastodon\/|embedly|iframely|redditbot|vkshare|kakaotalk-scrap|\bbot\b|(?:bot|crawler|spider)\/\d/i;
-
-/** Whether a request comes from a link-preview fetcher or crawler rather than a person's browser. */
-export const isPreviewAgent = (userAgent: string | undefined): boolean => previewAgents.test(userAgent ?? '');
+/** Whether a request comes from a link-preview fetcher or crawler rather than a person's browser (`isbot`'s kept list, see `preview-agent.ts`). */
+export { isPreviewAgent } from '../core/activity/preview-agent.js';
 
 /**
  * The page a link-preview fetcher gets: the tags and nothing to run, so that

@@ -32,6 +32,7 @@ export const publicCredentials = async (req: Request, origin: ClientOrigin, auth
     cookie: cookieFromHeader(req.headers.cookie, SHARE_COOKIE),
     address: origin.clientAddress(req),
     viewer: claims && { kind: 'user', accountId: claims.accountId, login: claims.login, admin: claims.admin },
+    userAgent: req.get('user-agent'),
   };
 };
 

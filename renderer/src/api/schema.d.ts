@@ -478,6 +478,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/sec/share/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What happened to the share: views, downloads, ZIPs and guest uploads, newest first (owner and alias members; 404 for anyone else)
+         * @description One page of the log (`pageSize` capped at `max-page-size`). The owner's and members' own requests and link-preview fetches are not logged. Beyond `limits.activity-entries` entries the oldest are folded into `earlier`. Addresses are shown to the owner and members only.
+         */
+        get: operations["getShareActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/sec/share/{id}/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the owner gets a mail when the share is downloaded, at most one per hour (`notifyOnDownload`) */
+        post: operations["setShareNotifyOnDownload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/sec/share/{id}/password": {
         parameters: {
             query?: never;
@@ -4735,7 +4776,7 @@ export interface components {
          * @description The outcome as a stable machine code (e.g. `share.published`, `share.password-wrong`, `auth.failed`, `error.not-found`), for clients that show it in the user's language; `message` says it in English. Errors without a more specific code are `error.<kind>` (`error.bad-request`, `error.forbidden`, `error.not-found`, `error.too-large`, `error.rate-limited`, `error.internal`, ...).
          * @enum {string}
          */
-        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.misdirected" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "signup.too-many" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared" | "room.created" | "room.modified" | "room.deleted" | "room.validity-exceeded" | "room.guest-signed-out" | "room.song-added" | "room.song-removed" | "room.song-limit" | "room.full";
+        ResultCode: "error.bad-request" | "error.forbidden" | "error.not-found" | "error.conflict" | "error.locked" | "error.too-large" | "error.unsupported-type" | "error.range-not-satisfiable" | "error.domain-check" | "error.storage-full" | "error.rate-limited" | "error.upgrade-required" | "error.misdirected" | "error.unavailable" | "error.timeout" | "error.internal" | "auth.ok" | "auth.failed" | "auth.too-many-attempts" | "auth.logged-out" | "auth.signed-out-everywhere" | "signup.done" | "signup.closed" | "signup.invite-invalid" | "signup.invites-disabled" | "signup.invite-password-wrong" | "signup.invite-created" | "signup.too-many" | "account.created" | "account.exists" | "account.modified" | "account.deleted" | "account.own-demote" | "account.own-delete" | "account.email-changed" | "account.email-deleted" | "account.password-available" | "account.password-unavailable" | "account.not-internal" | "account.password-wrong" | "account.password-changed" | "account.password-too-short" | "share.created" | "share.files-added" | "share.too-many-files" | "share.deleted" | "share.file-deleted" | "share.name-updated" | "share.name-deleted" | "share.description-updated" | "share.validity-updated" | "share.validity-exceeded" | "share.max-views-updated" | "share.notify-updated" | "share.password-updated" | "share.password-deleted" | "share.password-mandatory" | "share.published" | "share.unpublished" | "share.password-required" | "share.password-wrong" | "share.too-many-passwords" | "share.expired" | "share.used-up" | "share.unknown" | "alias.created" | "alias.modified" | "alias.deleted" | "alias.validity-exceeded" | "alias.unknown-members" | "alias.id-taken" | "alias.too-many-uploads" | "alias.max-size-exceeded" | "mail.sent" | "mail.partly-sent" | "mail.failed" | "mail.disabled" | "mail.no-recipients" | "mail.no-sender" | "mail.already-notified" | "mail.alias-limit" | "mail.too-many" | "player.covers-cleared" | "room.created" | "room.modified" | "room.deleted" | "room.validity-exceeded" | "room.guest-signed-out" | "room.song-added" | "room.song-removed" | "room.song-limit" | "room.full";
         PasswordChangeResult: {
             success: boolean;
             message: string;
@@ -4913,6 +4954,9 @@ export interface components {
             /** Format: int64 */
             value: number;
         };
+        SingleBool: {
+            value: boolean;
+        };
         MaxViews: {
             value: number;
         };
@@ -4953,6 +4997,11 @@ export interface components {
              * @description epoch milliseconds when the current publication ends; null when not published
              */
             publishUntil: number | null;
+            /**
+             * Format: int64
+             * @description epoch milliseconds of the first complete download (a file or the ZIP); null before
+             */
+            downloaded: number | null;
         };
         AliasIdName: {
             id: string;
@@ -5014,6 +5063,56 @@ export interface components {
             /** @description null while the share was never published */
             publishInfo: components["schemas"]["SharePublish"] | (never | null);
             files: components["schemas"]["ShareFile"][];
+            /** @description the receipts, for the signed-in owner and alias members; null on the public and guest routes */
+            activity: components["schemas"]["ActivitySummary"] | (never | null);
+            /** @description whether the owner gets a mail when the share is downloaded; null where `activity` is null */
+            notifyOnDownload: boolean | null;
+        };
+        ActivitySummary: {
+            /** @description distinct recipients (one per share cookie) */
+            recipients: number;
+            /** @description complete downloads of a file or the ZIP */
+            downloads: number;
+            /**
+             * Format: int64
+             * @description epoch milliseconds of the newest entry
+             */
+            lastAt: number | null;
+        };
+        ActivityItem: {
+            /**
+             * Format: int64
+             * @description epoch milliseconds
+             */
+            at: number;
+            /** @enum {string} */
+            kind: "view" | "download" | "zip" | "upload";
+            /** @description the recipient's number in this share (1, 2, …: one per share cookie); null for uploads */
+            recipient: number | null;
+            /** @description the share-file id of a download */
+            fileId: string | null;
+            /**
+             * Format: int64
+             * @description bytes sent (download, zip) or received (upload)
+             */
+            bytes: number;
+            /** @description true when every byte of the file (or the whole ZIP) went out; false for an aborted or partial transfer */
+            complete: boolean;
+            /** @description a short browser and system name from the User-Agent (`Firefox on Android`); `""` when unknown */
+            client: string;
+            /** @description the client address (see `trusted-proxies`) */
+            address: string;
+            /** @description the guest's name of an upload, when given */
+            sender: string | null;
+        };
+        ShareActivity: {
+            items: components["schemas"]["ActivityItem"][];
+            /** @description entries folded out of the log beyond `limits.activity-entries`: how many, and the newest one's time */
+            earlier: {
+                entries: number;
+                /** Format: int64 */
+                until: number | null;
+            };
         };
         ShareProperties: {
             name?: string | null;
@@ -6235,6 +6334,55 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MaxViews"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Basic"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getShareActivity: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareActivity"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    setShareNotifyOnDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SingleBool"];
             };
         };
         responses: {

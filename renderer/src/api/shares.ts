@@ -1,7 +1,7 @@
 // Calls of the share routes: the owner's (`/api/v2/sec/share...`, `/api/v2/sec/upload/new`)
 // and the recipient's (`/api/v2/open/share/{id}`), and the addresses of their downloads.
 import { apiFetch, apiResult, type BasicResult, type RequestOptions } from './http';
-import type { IdResult, ShareDetail, ShareListItem, ShareProperties } from './types';
+import type { IdResult, ShareActivity, ShareDetail, ShareListItem, ShareProperties } from './types';
 
 const enc = encodeURIComponent;
 const owned = (id: string): string => `/api/v2/sec/share/${enc(id)}`;
@@ -20,6 +20,14 @@ export async function searchShares(
 
 /** One of the caller's shares (404 when it is not the caller's or does not exist). */
 export const getShare = (id: string): Promise<ShareDetail> => apiFetch<ShareDetail>(owned(id));
+
+/** The newest entries of a share's activity log (owner and members; 404 for anyone else). */
+export const getShareActivity = (id: string, pageSize: number, options: Pick<RequestOptions, 'signal'> = {}): Promise<ShareActivity> =>
+  apiFetch<ShareActivity>(`${owned(id)}/activity?page=1&pageSize=${pageSize}`, options);
+
+/** Whether the owner gets a mail when the share is downloaded. */
+export const setNotifyOnDownload = (id: string, value: boolean): Promise<BasicResult> =>
+  apiResult(`${owned(id)}/notify`, { method: 'POST', body: { value } });
 
 /** Creates an empty share for the caller's upload; resolves to its id. */
 export async function createShare(props: ShareProperties): Promise<string> {

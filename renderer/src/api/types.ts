@@ -12,6 +12,9 @@ export type IdResult = Schemas['IdResult'];
 export type ShareListItem = Schemas['ShareListItem'];
 export type ShareFile = Schemas['ShareFile'];
 export type ShareDetail = Schemas['ShareDetail'];
+/** `GET /api/v2/sec/share/{id}/activity`: one page of a share's activity log */
+export type ShareActivity = Schemas['ShareActivity'];
+export type ActivityItem = Schemas['ActivityItem'];
 export type ShareProperties = Schemas['ShareProperties'];
 /** `GET /api/v2/sec/info/addresses`: where other devices on the network reach the server */
 export type Addresses = Schemas['Addresses'];

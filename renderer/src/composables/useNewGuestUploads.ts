@@ -20,6 +20,12 @@ const shares = ref<ShareListItem[]>([]);
 let last = 0;
 let shown: string | null = null;
 
+/**
+ * The newest shares as the header last saw them: the one live list that the home page
+ * shows too, so its "new" card and the header's badge never disagree.
+ */
+export const newestShares = computed(() => shares.value);
+
 /** The newest `LOOK_AT` shares of the signed-in user, as the home page just fetched them. */
 export function takeNewest(items: ShareListItem[]): void {
   shares.value = items;

@@ -62,6 +62,7 @@ export default {
     'validity-updated': 'Gültigkeit gespeichert.',
     'validity-exceeded': 'Diese Gültigkeit ist länger, als der Server erlaubt.',
     'max-views-updated': 'Maximale Aufrufe gespeichert.',
+    'notify-updated': 'Benachrichtigung gespeichert.',
     'password-updated': 'Passwort gespeichert.',
     'password-deleted': 'Passwort entfernt.',
     'password-mandatory': 'Auf diesem Server braucht jede Freigabe ein Passwort.',

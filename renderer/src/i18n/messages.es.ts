@@ -62,6 +62,7 @@ export default {
     'validity-updated': 'Validez guardada.',
     'validity-exceeded': 'Esta validez es más larga de lo que permite el servidor.',
     'max-views-updated': 'Máximo de vistas guardado.',
+    'notify-updated': 'Aviso guardado.',
     'password-updated': 'Contraseña guardada.',
     'password-deleted': 'Contraseña eliminada.',
     'password-mandatory': 'En este servidor todos los compartidos necesitan contraseña.',

@@ -62,6 +62,7 @@ export default {
     'validity-updated': 'Durée de validité enregistrée.',
     'validity-exceeded': 'Cette durée de validité dépasse ce que le serveur autorise.',
     'max-views-updated': 'Nombre maximal de consultations enregistré.',
+    'notify-updated': 'Notification enregistrée.',
     'password-updated': 'Mot de passe enregistré.',
     'password-deleted': 'Mot de passe supprimé.',
     'password-mandatory': 'Sur ce serveur, chaque partage doit avoir un mot de passe.',

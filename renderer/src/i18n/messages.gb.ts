@@ -63,6 +63,7 @@ export default {
     'validity-updated': 'Validity saved.',
     'validity-exceeded': 'This validity is longer than the server allows.',
     'max-views-updated': 'Maximum views saved.',
+    'notify-updated': 'Notification setting saved.',
     'password-updated': 'Password saved.',
     'password-deleted': 'Password removed.',
     'password-mandatory': 'This server requires a password for every share.',

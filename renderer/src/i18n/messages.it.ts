@@ -62,6 +62,7 @@ export default {
     'validity-updated': 'Validità salvata.',
     'validity-exceeded': 'Questa validità supera quella consentita dal server.',
     'max-views-updated': 'Visualizzazioni massime salvate.',
+    'notify-updated': 'Notifica salvata.',
     'password-updated': 'Password salvata.',
     'password-deleted': 'Password rimossa.',
     'password-mandatory': 'Su questo server ogni condivisione deve avere una password.',

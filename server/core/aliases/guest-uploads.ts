@@ -23,6 +23,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../../common/log.js';
 import type { BasicResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
+import type { ActivityService } from '../activity/activity.service.js';
 import type { ServerEventBus } from '../events/events.js';
 import type { MailService } from '../mail/mail.service.js';
 import { requireShareAccess } from '../shares/share-access.js';
@@ -33,6 +34,8 @@ import { cleanSender, guestShareName, kindOf, type FileKind, type NamingRules } 
 
 export interface GuestUploadDeps {
   db: Kysely<Database>;
+  /** the share's activity log gets an `upload` entry per announced state */
+  activity?: Pick<ActivityService, 'uploaded'>;
   events: ServerEventBus;
   mail: MailService;
   log: Logger;
@@ -88,6 +91,8 @@ export const createGuestUploads = (d: GuestUploadDeps): GuestUploads => {
     announced.set(shareId, state);
     if (announced.size > MAX_REMEMBERED) announced.delete(announced.keys().next().value!);
     d.log.info('A guest upload arrived', { shareId, aliasId: guest.aliasId, files: files.count, size: files.size });
+    const sender = (await findShareNaming(d.db, shareId))?.sender ?? null;
+    await d.activity?.uploaded(shareId, files.size, sender);
     d.events.emit({
       type: 'guest-upload-completed',
       shareId,

@@ -1,6 +1,6 @@
 /**
  * Server events for whoever hosts the server (the desktop app shows a
- * notification when a guest upload arrives). A tiny typed emitter: the core
+ * notification when a guest upload arrives or a share was first downloaded). A tiny typed emitter: the core
  * emits, hosts subscribe through `ServerEvents`; the core never knows who
  * listens.
  */
@@ -26,6 +26,17 @@ export type ServerEvent =
       guestName: string;
       /** guests of the room now */
       guests: number;
+    }
+  | {
+      /** the first complete download of a share (a file or the ZIP), once per share */
+      type: 'share-downloaded';
+      shareId: string;
+      /** the share's name, or null when nobody named it */
+      shareName: string | null;
+      /** the downloaded file's name, or null for the ZIP */
+      fileName: string | null;
+      /** the recipient's browser and system (`Firefox on Android`), or '' when unknown */
+      client: string;
     };
 
 export interface ServerEvents {

@@ -21,6 +21,8 @@ import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { findPublishOfShare } from '../shares/publish.repository.js';
 import { findShare } from '../shares/share.repository.js';
+import { claimDownloadMail } from '../activity/activity.repository.js';
+import { findAccountById } from '../accounts/account.repository.js';
 import { MAX_RECIPIENTS, releaseAccountMail, releaseGuestNotification, reserveAccountMail, reserveGuestNotification, type NotificationRefusal } from './mail-limits.js';
 import type { MailAddress, MailTransport, OutgoingMail } from './mail-transport.js';
 import { renderTemplate } from './templates.js';
@@ -57,6 +59,13 @@ export interface MailService {
   aliasTemplate(c: MailCaller, aliasId: string, baseUrl: string): Promise<MailText>;
   send(c: MailCaller, mail: SimpleMail): Promise<BasicResult>;
   notifyUpload(guest: Accessor & { kind: 'alias' }, shareId: string, baseUrl: string): Promise<BasicResult>;
+  /**
+   * The server, after a complete download of a share whose owner asked for it
+   * (`notifyOnDownload`): one mail to the owner with the `download-notify`
+   * template, at most one per share and hour; nothing when mail is disabled or
+   * the owner has no address. Never throws; failures are logged.
+   */
+  notifyDownload(shareId: string, baseUrl: string, what: string): Promise<void>;
 }
 
 const NO_SENDER = 'There are no sender addresses specified. You may need to add an e-mail address to your account.';
@@ -75,7 +84,31 @@ export const createMailService = (d: MailServiceDeps): MailService => {
 
   const accountEmail = (accountId: string): Promise<string | null> => findAccountEmail(db, accountId);
 
+  const HOUR = 3_600_000;
+
   return {
+    async notifyDownload(shareId, baseUrl, what) {
+      try {
+        if (!settings.enabled) return;
+        const share = await findShare(db, shareId);
+        if (!share) return;
+        const owner = await findAccountById(db, share.accountId);
+        const to = owner?.email;
+        if (!owner || !to || !isEmail(to)) return;
+        const now = d.clock.now();
+        if (!(await claimDownloadMail(db, shareId, now - HOUR, now))) return;
+        const text = renderTemplate(templates.downloadNotify, {
+          user: owner.login,
+          url: `${baseUrl}/app/upload/${encodeURIComponent(shareId)}`,
+          shareName: share.name ?? '',
+          what,
+        });
+        await d.transport.send({ from: smtp.defaultFrom || to, to: [to], replyTo: null, subject: text.subject, text: text.body, listId });
+      } catch (e) {
+        d.log.error('Sending the download notification failed', { shareId, error: reason(e) });
+      }
+    },
+
     /**
      * Signed-in users with access to the share (owner, alias member): the
      * `download` template for its public link; `not-found` unless the share

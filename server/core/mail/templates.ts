@@ -1,6 +1,6 @@
 /**
  * The mail templates of `backend.mail.templates` (`download`, `alias`,
- * `upload-notify`), each a mustache subject and body. Mails are plain text,
+ * `upload-notify`, `download-notify`), each a mustache subject and body. Mails are plain text,
  * so values are inserted as they are (no HTML escaping): `{{user}}` and
  * `{{{user}}}` give the same text.
  */
@@ -15,6 +15,9 @@ export interface TemplateVars {
   password?: boolean;
   /** upload-notify: the alias name */
   aliasName?: string;
+  /** download-notify: the share's name and what was downloaded (`photo.jpg`, `the ZIP`) */
+  shareName?: string;
+  what?: string;
 }
 
 const plain = { escape: (v: unknown) => String(v) };

@@ -16,6 +16,8 @@ import type { Database } from '../../db/schema.js';
 import { verifyPassword } from '../auth/password-hash.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { Accessor } from './accessor.js';
+import { isPreviewAgent } from '../activity/preview-agent.js';
+import { nextRecipient } from '../activity/activity.repository.js';
 import { publicationKey, type ShareCookieSigner } from './share-cookie.js';
 import { countView, findPublishById, type PublishRecord } from './publish.repository.js';
 import { canAccessShare, findShare, type ShareRecord } from './share.repository.js';
@@ -29,6 +31,8 @@ export interface PublicCredentials {
   address: string;
   /** the signed-in user sending the request, if any: the owner and alias members count no view */
   viewer?: Accessor | undefined;
+  /** the request's User-Agent: link-preview fetchers are refused (see `isPreviewAgent`) */
+  userAgent?: string | undefined;
 }
 
 export interface PublicAccess {
@@ -36,6 +40,10 @@ export interface PublicAccess {
   publish: PublishRecord;
   /** the share cookie to set for the browser, so it counts no further view; null when it sent a valid one */
   cookie: ShareCookie | null;
+  /** the recipient number for the activity log; null for the owner and members, whose requests are not logged */
+  recipient: number | null;
+  /** whether this request counted a view */
+  counted: boolean;
 }
 
 export interface ShareCookie {
@@ -97,13 +105,17 @@ const checkPassword = async (d: PublicDeps, pid: string, share: ShareRecord, cre
 
 /**
  * Anyone: checks the rules for a public share (detail, file and ZIP alike).
+ * Link-preview fetchers are refused first (`forbidden`): a preview is not a
+ * recipient and never uses up a view; the page gives them its Open Graph tags.
  * A valid share cookie of this publication stands in for password and views;
  * otherwise the password must match and a view must be left, and one is
- * counted unless the viewer is the signed-in owner or an alias member.
+ * counted unless the viewer is the signed-in owner or an alias member; a
+ * counted view numbers a new recipient, whom the cookie names from then on.
  * Throws {@link ShareUnavailable} (404) for unknown, unpublished, expired or
  * used-up shares, `password-required`, `password-wrong` or `rate-limited`.
  */
 export const openPublicShare = async (d: PublicDeps, pid: string, creds: PublicCredentials): Promise<PublicAccess> => {
+  if (isPreviewAgent(creds.userAgent)) throw new AppError('forbidden', 'Link previews do not open shares.');
   const now = d.clock.now();
   const publish = await findPublishById(d.db, pid);
   const share = publish && (await findShare(d.db, publish.shareId));
@@ -112,14 +124,16 @@ export const openPublicShare = async (d: PublicDeps, pid: string, creds: PublicC
     d.log.info('No public share with this id', { publishId: pid, address: creds.address, reason: gone });
     throw new ShareUnavailable(gone ?? 'share.unknown');
   }
-  if (d.signer.verify(creds.cookie, publicationKey(publish), share.passwordHash, now)) return { share, publish, cookie: null };
+  const isMember = async () => creds.viewer !== undefined && (await canAccessShare(d.db, creds.viewer, share.id));
+  const known = d.signer.recipient(creds.cookie, publicationKey(publish), share.passwordHash, now);
+  if (known !== null) return { share, publish, cookie: null, recipient: known > 0 && !(await isMember()) ? known : null, counted: false };
   if (publish.views >= share.maxViews) throw new ShareUnavailable('share.used-up');
   await checkPassword(d, pid, share, creds);
-  const member = creds.viewer !== undefined && (await canAccessShare(d.db, creds.viewer, share.id));
-  if (member) return { share, publish, cookie: shareCookieFor(d, { share, publish }) };
+  if (await isMember()) return { share, publish, cookie: shareCookieFor(d, { share, publish }, 0), recipient: null, counted: false };
   if (!(await countView(d.db, publish, now))) throw new ShareUnavailable(await reasonNow(d, pid));
   const counted = { ...publish, views: publish.views + 1, lastAccess: now };
-  return { share, publish: counted, cookie: shareCookieFor(d, { share, publish: counted }) };
+  const recipient = (await nextRecipient(d.db, share.id)) ?? 0;
+  return { share, publish: counted, cookie: shareCookieFor(d, { share, publish: counted }, recipient), recipient: recipient || null, counted: true };
 };
 
 /** Why a view could not be counted: the share changed meanwhile (unpublished, expired, republished) or, mostly, its last view went to another request. */
@@ -130,7 +144,7 @@ const reasonNow = async (d: PublicDeps, pid: string): Promise<ShareUnavailableRe
 };
 
 /** The cookie value and lifetime for a request that passed: valid for this publication until the share expires. */
-export const shareCookieFor = (d: PublicDeps, a: { share: ShareRecord; publish: PublishRecord }): ShareCookie => ({
-  value: d.signer.sign(publicationKey(a.publish), a.share.passwordHash, a.publish.publishUntil),
+export const shareCookieFor = (d: PublicDeps, a: { share: ShareRecord; publish: PublishRecord }, recipient: number): ShareCookie => ({
+  value: d.signer.sign(publicationKey(a.publish), a.share.passwordHash, a.publish.publishUntil, recipient),
   maxAgeMs: Math.max(0, a.publish.publishUntil - d.clock.now()),
 });

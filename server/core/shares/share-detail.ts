@@ -7,6 +7,7 @@ import { fillDescription } from './share-description.js';
 import { findPublishOfShare, toSharePublish, type PublishRecord } from './publish.repository.js';
 import { findFilesOfShare, findShare, toShareFile, type ShareRecord } from './share.repository.js';
 import type { ShareDetail } from './share.types.js';
+import { findTotals, notifyOnDownloadOf } from '../activity/activity.repository.js';
 
 /**
  * How the reader reaches the share: the id it knows the share by and the URL
@@ -17,6 +18,8 @@ export interface AccessPath {
   key: string;
   filesUrl: string;
   public: boolean;
+  /** whether the reader gets the receipts (`activity`, `notifyOnDownload`): the signed-in owner and members only */
+  receipts?: boolean;
 }
 
 /** The detail of a share as seen on an access path; the public view hides the private id and the alias. */
@@ -47,6 +50,16 @@ export const describeShare = async (
     created: share.created,
     publishInfo: publish ? toSharePublish(publish, now) : null,
     files: files.map(toShareFile),
+    ...(await receiptsOf(db, share.id, path.receipts === true)),
+  };
+};
+
+const receiptsOf = async (db: Kysely<Database>, shareId: string, shown: boolean): Promise<Pick<ShareDetail, 'activity' | 'notifyOnDownload'>> => {
+  if (!shown) return { activity: null, notifyOnDownload: null };
+  const totals = await findTotals(db, shareId);
+  return {
+    activity: { recipients: totals?.recipients ?? 0, downloads: totals?.downloads ?? 0, lastAt: totals?.lastAt ?? null },
+    notifyOnDownload: await notifyOnDownloadOf(db, shareId),
   };
 };
 
@@ -67,5 +80,5 @@ export const ownerShareDetail = async (
   const share = await findShare(db, shareId);
   if (!share) throw notFound('The share');
   const publish = await findPublishOfShare(db, shareId);
-  return describeShare(db, share, publish, { key: share.id, filesUrl: `${baseUrl}/api/v2/${zone}/share/${encodeURIComponent(share.id)}`, public: false }, now);
+  return describeShare(db, share, publish, { key: share.id, filesUrl: `${baseUrl}/api/v2/${zone}/share/${encodeURIComponent(share.id)}`, public: false, receipts: zone === 'sec' }, now);
 };

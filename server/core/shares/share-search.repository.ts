@@ -37,6 +37,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       'publish_shares.enabled as enabled',
       'publish_shares.publish_until as publish_until',
       'publish_shares.views as views',
+      'shares.activity_downloaded as downloaded',
     ])
     .select((eb) => [
       eb
@@ -85,6 +86,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       published: enabled ? Number(r.publish_until) > now : null,
       views: Number(r.views ?? 0),
       publishUntil: enabled ? Number(r.publish_until) : null,
+      downloaded: r.downloaded === null ? null : Number(r.downloaded),
     };
   });
 };

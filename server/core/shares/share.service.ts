@@ -46,6 +46,11 @@ export interface PublicView {
   detail: ShareDetail;
   /** the share cookie to set (path-scoped to the share by the HTTP layer) */
   cookie: { value: string; maxAgeMs: number };
+  /** the private share id, for the activity log (never sent to the recipient) */
+  shareId: string;
+  /** the recipient that opened the share (null: the owner or a member) and whether this counted a view */
+  recipient: number | null;
+  counted: boolean;
 }
 
 export interface ShareService {
@@ -94,7 +99,7 @@ export const createShareService = (d: ShareServiceDeps): ShareService => {
       const access = await openPublicShare(pub, publishId, creds);
       const filesUrl = `${baseUrl}/api/v2/open/share/${encodeURIComponent(publishId)}`;
       const detail = await describeShare(d.db, access.share, access.publish, { key: publishId, filesUrl, public: true }, d.clock.now());
-      return { detail, cookie: shareCookieFor(pub, access) };
+      return { detail, shareId: access.share.id, cookie: access.cookie ?? shareCookieFor(pub, access, access.recipient ?? 0), recipient: access.recipient, counted: access.counted };
     },
     openBytes: (publishId, creds) => openPublicShare(pub, publishId, creds),
     linkPreview: (publishId) => findLinkPreview(d.db, publishId, d.clock.now()),

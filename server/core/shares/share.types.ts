@@ -18,6 +18,8 @@ export interface ShareListItem {
   views: number;
   /** end of the current publication; null when not published */
   publishUntil: number | null;
+  /** epoch ms of the share's first complete download (a file or the ZIP), null before */
+  downloaded: number | null;
 }
 
 export interface SharePublish {
@@ -57,4 +59,8 @@ export interface ShareDetail {
   created: number;
   publishInfo: SharePublish | null;
   files: ShareFile[];
+  /** the receipts, for the signed-in owner and members only (null elsewhere): distinct recipients, complete downloads, the last activity */
+  activity: { recipients: number; downloads: number; lastAt: number | null } | null;
+  /** whether the owner gets a mail when the share is downloaded; null where `activity` is */
+  notifyOnDownload: boolean | null;
 }

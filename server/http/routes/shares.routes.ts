@@ -6,7 +6,7 @@ const id = (req: Request): string => String(req.params['id']);
 const value = <T>(req: Request): T => (req.body as { value: T }).value;
 
 /** The owner's share routes below `/api/v2/sec/share` (search, detail, changes, publishing, deletion). */
-export const shareRoutes: RouteModule = (api, { shares, config, links }) => {
+export const shareRoutes: RouteModule = (api, { shares, activity, config, links }) => {
   api.route('get', '/api/v2/sec/share/search', async (_req, res) => {
     const q = query(res);
     const items = await shares.search(
@@ -44,6 +44,16 @@ export const shareRoutes: RouteModule = (api, { shares, config, links }) => {
 
   api.route('post', '/api/v2/sec/share/{id}/maxviews', async (req, res) => {
     res.json(await shares.setMaxViews(userAccessor(res), id(req), value<number>(req)));
+  });
+
+  api.route('get', '/api/v2/sec/share/{id}/activity', async (req, res) => {
+    const q = query(res);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await activity.list(userAccessor(res), id(req), (q['page'] as number | undefined) ?? 1, (q['pageSize'] as number | undefined) ?? config.maxPageSize));
+  });
+
+  api.route('post', '/api/v2/sec/share/{id}/notify', async (req, res) => {
+    res.json(await activity.setNotify(userAccessor(res), id(req), value<boolean>(req)));
   });
 
   api.route('post', '/api/v2/sec/share/{id}/password', async (req, res) => {

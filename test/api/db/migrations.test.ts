@@ -16,9 +16,9 @@ const TABLES = [
   'accounts', 'invitations', 'aliases', 'alias_members', 'shares',
   'publish_shares', 'share_files', 'file_meta', 'file_chunks', 'upload_locks', 'pending_uploads',
   'sent_mails', 'guest_notifications', 'ended_sessions', 'retired_alias_ids', 'rate_limit_hits', 'checksum_jobs',
-  'rooms', 'room_guests', 'room_songs',
+  'rooms', 'room_guests', 'room_songs', 'share_activity',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening', '0007-checksum-jobs', '0008-rooms'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening', '0007-checksum-jobs', '0008-rooms', '0010-share-activity'];
 
 interface Server {
   /** a fresh, empty database */

@@ -30,6 +30,7 @@ describe('the OpenAPI file', () => {
         signup: {} as never,
         stores: {} as never,
         shares: {} as never,
+        activity: {} as never,
         downloads: {} as never,
         uploads: {} as never,
         aliases: {} as never,

@@ -82,6 +82,7 @@ describe('result codes', () => {
     ['a description', 200, 'share.description-updated', () => user.post(`/api/v2/sec/share/${share}/description`, { value: 'Photos' })],
     ['a validity', 200, 'share.validity-updated', () => user.post(`/api/v2/sec/share/${share}/validity`, { value: 2 * DAY })],
     ['max views', 200, 'share.max-views-updated', () => user.post(`/api/v2/sec/share/${share}/maxviews`, { value: 9 })],
+    ['a download mail', 200, 'share.notify-updated', () => user.post(`/api/v2/sec/share/${share}/notify`, { value: true })],
     ['no password', 200, 'share.password-deleted', () => user.del(`/api/v2/sec/share/${share}/password`)],
     ['a password', 200, 'share.password-updated', () => user.post(`/api/v2/sec/share/${share}/password`, { value: 'open sesame' })],
     ['publishing', 200, 'share.published', () => user.post(`/api/v2/sec/share/${share}/publish`, { reuseId: false })],

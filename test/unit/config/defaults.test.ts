@@ -139,6 +139,7 @@ describe('defaults', () => {
       aliasMailsPerHour: 10,
       mailsPerAccountPerHour: 30,
       descriptionLength: 20000,
+      activityEntries: 500,
       websocketsPerUser: 4,
       websockets: 32,
       connections: 512,

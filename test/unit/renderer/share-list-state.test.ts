@@ -24,6 +24,7 @@ const item = (over: Partial<ShareListItem> = {}): ShareListItem => ({
   published: true,
   views: 2,
   publishUntil: NOW + DAY,
+  downloaded: null,
   ...over,
 });
 
