@@ -3,15 +3,13 @@
  * `.../file/<path in the music directory>`, `POST .../clearcache`. Files are
  * sent by `send-file.ts`.
  */
-import { createReadStream } from 'node:fs';
-import type { Request, RequestHandler, Response } from 'express';
-import { badRequest, notFound } from '../../common/errors.js';
-import type { Logger } from '../../common/log.js';
+import type { Request, RequestHandler } from 'express';
+import { badRequest } from '../../common/errors.js';
 import { ok } from '../../common/result.js';
-import type { AlbumFileKind, CoverResult } from '../../player/covers/covers.service.js';
+import type { AlbumFileKind } from '../../player/covers/covers.service.js';
 import { isSafeArgument, unsafeArgumentMessage } from '../../player/protocol/command-line.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
-import { sendFile } from '../send-file.js';
+import { sendAlbumFile as send } from '../send-album-file.js';
 import { connectionId } from '../player-access.js';
 
 const filePathPattern = /^\/api\/v1\/(cover|booklet)\/(?:file|[^/]+\/file)\/(.*)$/;
@@ -51,26 +49,6 @@ const daemonArgument = (field: string, label: string, value: string): string => 
   return value;
 };
 
-/**
- * A cover or booklet: inline, cacheable for an hour (the entity tag changes
- * with the file); ranges too, so a PDF viewer can seek in a booklet.
- */
-const send = (req: Request, res: Response, kind: AlbumFileKind, r: CoverResult, log: Logger): Promise<void> => {
-  if (r.kind === 'not-found') throw notFound(kind === 'cover' ? 'The cover' : 'The booklet');
-  return sendFile(
-    req,
-    res,
-    {
-      size: r.kind === 'bytes' ? r.data.length : r.size,
-      type: r.contentType,
-      etag: r.etag,
-      disposition: { type: 'inline', name: r.filename },
-      cacheControl: 'private, max-age=3600',
-      open: (start, end) => (r.kind === 'bytes' ? r.data.subarray(start, end) : createReadStream(r.path, { start, end: end - 1 })),
-    },
-    log,
-  );
-};
 
 export const coverRoutes: RouteModule = (api, deps: HttpDeps) => {
   const covers = () => deps.player!.covers;

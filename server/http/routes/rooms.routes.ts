@@ -7,13 +7,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { createReadStream } from 'node:fs';
 import { AppError, badRequest, notFound, unauthenticated } from '../../common/errors.js';
 import type { TokenClaims } from '../../core/auth/token.js';
 import type { Owner, RoomGuest, RoomService } from '../../core/rooms/room.service.js';
 import type { RoomInput } from '../../core/rooms/room.types.js';
 import type { HttpDeps, RouteModule } from '../http-deps.js';
-import { sendFile } from '../send-file.js';
+import { sendAlbumFile } from '../send-album-file.js';
 
 export const ROOM_HEADER = 'service-room';
 
@@ -114,20 +113,7 @@ export const roomRoutes: RouteModule = (api, deps) => {
     const n = rawSize === undefined || rawSize === '' ? 0 : Number(rawSize);
     const size = n > 0 && n <= MAX_THUMBNAIL_SIZE ? n : undefined;
     const r = await deps.player!.covers.file(g.room.connection, 'cover', file, size);
-    if (r.kind === 'not-found') throw notFound('The cover');
-    await sendFile(
-      req,
-      res,
-      {
-        size: r.kind === 'bytes' ? r.data.length : r.size,
-        type: r.contentType,
-        etag: r.etag,
-        disposition: { type: 'inline', name: r.filename },
-        cacheControl: 'private, max-age=3600',
-        open: (start, end) => (r.kind === 'bytes' ? r.data.subarray(start, end) : createReadStream(r.path, { start, end: end - 1 })),
-      },
-      deps.log.child('rooms'),
-    );
+    await sendAlbumFile(req, res, 'cover', r, deps.log.child('rooms'));
   });
   api.route('get', '/api/v1/room/{id}/events', async (req) => {
     await guestOf(deps, req);

@@ -1,1 +1,0 @@
-cmd_Release/malloc_tuning.node := ln -f "Release/obj.target/malloc_tuning.node" "Release/malloc_tuning.node" 2>/dev/null || (rm -rf "Release/malloc_tuning.node" && cp -af "Release/obj.target/malloc_tuning.node" "Release/malloc_tuning.node")

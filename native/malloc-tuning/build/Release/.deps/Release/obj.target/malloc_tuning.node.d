@@ -1,1 +1,0 @@
-cmd_Release/obj.target/malloc_tuning.node := g++ -o Release/obj.target/malloc_tuning.node -shared -pthread -rdynamic -m64  -Wl,-soname=malloc_tuning.node -Wl,--start-group Release/obj.target/malloc_tuning/malloc_tuning.o -Wl,--end-group 
