@@ -21,6 +21,7 @@ import { sessionGeneration } from './0003-session-generation.js';
 import { mailLimits } from './0004-mail-limits.js';
 import { uploadLinkOptions } from './0005-upload-link-options.js';
 import { checksumJobs } from './0007-checksum-jobs.js';
+import { fileCrc } from './0009-file-crc.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -31,6 +32,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0004-mail-limits': mailLimits,
   '0005-upload-link-options': uploadLinkOptions,
   '0007-checksum-jobs': checksumJobs,
+  '0009-file-crc': fileCrc,
 });
 
 export interface MigratableDb {
