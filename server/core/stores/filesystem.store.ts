@@ -21,8 +21,8 @@ import { constants, createReadStream, lstatSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, opendir, realpath, rmdir, unlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { BinaryRef, BinaryStore, NameHint } from './binary-store.js';
 import { numbered, safeSegment } from './safe-name.js';
@@ -34,7 +34,8 @@ import { limitBytes, offsetConflict } from './stream-util.js';
  * from there. Resolves with the bytes written; rethrows the first failure.
  */
 const writeStream = async (fh: FileHandle, start: number, data: AsyncIterable<Buffer>): Promise<number> => {
-  const out = fh.createWriteStream({ start, highWaterMark: WRITE_BUFFER_BYTES, autoClose: false });
+  // the stream closes `fh` when it ends (closing it again is a no-op)
+  const out = fh.createWriteStream({ start, highWaterMark: WRITE_BUFFER_BYTES });
   // its failure is read by `finished` below, also when it comes while the source is awaited
   out.on('error', () => undefined);
   let failure: unknown;
