@@ -17,13 +17,13 @@
  * keep offsets of its own besides `file_meta`. Appending at an offset is a
  * positioned write here, a few lines.
  */
+import { once } from 'node:events';
 import { constants, createReadStream, lstatSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, opendir, realpath, rmdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, opendir, realpath, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { droppedExternalBytes } from '../../process/young-collection.js';
 import type { BinaryRef, BinaryStore, NameHint } from './binary-store.js';
 import { numbered, safeSegment } from './safe-name.js';
 import { limitBytes, offsetConflict } from './stream-util.js';
@@ -42,7 +42,11 @@ const writeStream = async (fh: FileHandle, start: number, data: AsyncIterable<Bu
   try {
     for await (const chunk of data) {
       if (out.destroyed) break;
-      if (!out.write(chunk)) await once(out, 'drain');
+      // counted for young collections once written: a collection then finds the chunk dead
+      const written = out.write(chunk, (e) => {
+        if (!e) droppedExternalBytes(chunk.length);
+      });
+      if (!written) await once(out, 'drain');
     }
   } catch (e) {
     failure = e;
