@@ -17,7 +17,6 @@ import { createDatabaseHitStore, createMemoryHitStore } from './core/auth/hit-st
 import { createAddressLimiter, createRateLimiter } from './core/auth/rate-limiter.js';
 import { createTokenService } from './core/auth/token.js';
 import { createChecksumQueue } from './core/checksums/checksum.queue.js';
-import { createHashThread } from './core/checksums/hash-thread.js';
 import { createDownloadService } from './core/downloads/download.service.js';
 import { createServerEvents, type ServerEventBus } from './core/events/events.js';
 import { readVersionInfo } from './core/info/version.js';
@@ -137,7 +136,6 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const downloads = createDownloadService({ db: db.db, stores, zipMaxSize: shareCfg.zipMaxSize });
   const checksums = createChecksumQueue({ db: db.db, stores, settings: config.backend.computeChecksum, log: log.child('checksums') });
   checksums.start();
-  const hashing = createHashThread();
   const mailTransport = parts.mailTransport ?? createSmtpTransport(config.backend.mail.smtp);
   const mail = createMailService({ db: db.db, transport: mailTransport, settings: config.backend.mail, limits: config.limits, clock, log: log.child('mail') });
   const aliases = createAliasService({
@@ -164,7 +162,7 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
   const guestUploads = createGuestUploads({ db: db.db, events, mail, activity, log: log.child('aliases'), naming });
   // one upload service for the /sec and /alias mounts, with guest multipart uploads announced
   const uploads = guestUploads.withEvents(
-    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, hashing, pending }),
+    createUploadService({ db: db.db, stores, clock, log: log.child('uploads'), share: shareCfg, limits: config.limits, checksums, pending }),
   );
   const gateway = config.player.enabled ? createPlayerGateway({ config: config.player, dialer: tcpDialer, clock, log: log.child('player') }) : undefined;
   const player = gateway && { gateway, covers: createCoverService({ config: config.player, gateway, log: log.child('player.covers') }) };
@@ -189,7 +187,6 @@ export const buildApp = async (config: Config, log: Logger, clock: Clock, parts:
       await cleanup.stop();
       await uploads.locks.releaseAll().catch(() => undefined);
       await checksums.stop();
-      await hashing.stop();
       await stores.close?.();
       await db.close();
     },

@@ -120,6 +120,8 @@ export interface FileMetaTable {
   store: string;
   /** store-specific location (relative path, object key); `''` when the store derives it */
   location: string;
+  /** CRC-32 of the bytes when they were digested as they arrived, else null; see migration 0009 */
+  crc32: number | null;
 }
 
 export interface FileChunkTable {

@@ -3,7 +3,8 @@
  * 127.0.0.1 and a free port, objects in a temp directory):
  *
  *   const s3 = await startS3rver();
- *   createS3Store({ ...s3.storeConfig('bucket-name'), ... });
+ *   const { endpoint, region, accessKey, secretKey } = s3;
+ *   await createS3Store({ id: 's3', endpoint, region, accessKey, secretKey, bucket: 'files', log });
  *   await s3.stop();
  */
 import { mkdtempSync, rmSync } from 'node:fs';

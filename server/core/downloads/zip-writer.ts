@@ -7,7 +7,9 @@
  *
  * A stored entry has its CRC and sizes in its local header, so that a reader
  * that streams the archive (libarchive, Java's ZipInputStream) knows where
- * it ends: a stored file larger than what was read to choose the method is
+ * it ends: the CRC computed when the file was uploaded, else (files whose
+ * bytes were not all seen in order by one server, files stored before it
+ * was kept) a stored file larger than what was read to choose the method is
  * read twice, once for its CRC. Only a deflated entry, whose end the deflate
  * stream marks itself, is followed by a data descriptor. The central
  * directory follows the last entry. When `out` fails or closes early (the
@@ -349,9 +351,10 @@ export const writeZip = async (entries: ZipEntry[], stores: StoreRegistry, out: 
           zip64: file.length >= ZIP64_ENTRY,
         };
         if (stored) {
-          // the CRC first: from what is held, else from a pass of its own
-          for (const c of held) entry.crc = crc32(c, entry.crc);
-          if (heldBytes < file.length) {
+          // the CRC first: the one kept at upload, else from what is held, else from a pass of its own
+          if (file.crc32 !== undefined) entry.crc = file.crc32;
+          else for (const c of held) entry.crc = crc32(c, entry.crc);
+          if (file.crc32 === undefined && heldBytes < file.length) {
             for (let c = await pass.next(); c; c = await pass.next()) entry.crc = crc32(c, entry.crc);
             pass = input.pass();
             held = [];

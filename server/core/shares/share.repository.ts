@@ -37,6 +37,8 @@ export interface FileRecord {
   storedSize: number;
   /** lower-case SHA-256 hex, `''` while not yet known */
   checksum: string;
+  /** CRC-32 of the bytes when it was computed as they arrived */
+  crc32?: number | undefined;
   created: number;
   store: string;
   ref: BinaryRef;
@@ -81,6 +83,7 @@ const fileQuery = (db: Db) =>
       'file_meta.mimetype as mimetype',
       'file_meta.length as length',
       'file_meta.checksum as checksum',
+      'file_meta.crc32 as crc32',
       'file_meta.store as store',
       'file_meta.location as location',
     ]);
@@ -95,6 +98,7 @@ type FileRow = {
   mimetype: string;
   length: number;
   checksum: string;
+  crc32: number | null;
   store: string;
   location: string;
 };
@@ -108,6 +112,7 @@ const toFile = (r: FileRow): FileRecord => ({
   length: num(r.length),
   storedSize: num(r.real_size),
   checksum: r.checksum,
+  crc32: r.crc32 === null ? undefined : Number(r.crc32),
   created: num(r.created),
   store: r.store,
   ref: { fileId: r.file_id, location: r.location },

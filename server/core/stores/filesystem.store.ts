@@ -17,13 +17,47 @@
  * keep offsets of its own besides `file_meta`. Appending at an offset is a
  * positioned write here, a few lines.
  */
+import { once } from 'node:events';
 import { constants, createReadStream, lstatSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, opendir, realpath, rmdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, opendir, realpath, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { droppedExternalBytes } from '../../process/young-collection.js';
 import type { BinaryRef, BinaryStore, NameHint } from './binary-store.js';
 import { numbered, safeSegment } from './safe-name.js';
-import { limitBytes, offsetConflict, writeAsReceived } from './stream-util.js';
+import { limitBytes, offsetConflict } from './stream-util.js';
+
+/**
+ * Writes `data` into `fh` from `start` through the stock write stream; what
+ * arrived before the source fails is still written, so the client can resume
+ * from there. Resolves with the bytes written; rethrows the first failure.
+ */
+const writeStream = async (fh: FileHandle, start: number, data: AsyncIterable<Buffer>): Promise<number> => {
+  // the stream closes `fh` when it ends (closing it again is a no-op)
+  const out = fh.createWriteStream({ start, highWaterMark: WRITE_BUFFER_BYTES });
+  // its failure is read by `finished` below, also when it comes while the source is awaited
+  out.on('error', () => undefined);
+  let failure: unknown;
+  try {
+    for await (const chunk of data) {
+      if (out.destroyed) break;
+      // counted for young collections once written: a collection then finds the chunk dead
+      const written = out.write(chunk, (e) => {
+        if (!e) droppedExternalBytes(chunk.length);
+      });
+      if (!written) await once(out, 'drain');
+    }
+  } catch (e) {
+    failure = e;
+  }
+  if (!out.destroyed) out.end();
+  await finished(out).catch((e: unknown) => {
+    failure ??= e;
+  });
+  if (failure !== undefined) throw failure;
+  return out.bytesWritten;
+};
 
 export interface FileSystemStoreOptions {
   id: string;
@@ -32,8 +66,8 @@ export interface FileSystemStoreOptions {
 }
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
-/** bytes of an upload that may wait while a write runs (what arrived meanwhile goes out in the next write) */
-const WAITING_BYTES = 256 * 1024;
+/** bytes of an upload that may wait while a write runs */
+const WRITE_BUFFER_BYTES = 256 * 1024;
 const MAX_TRIES = 10_000;
 /** Received files are private to the user running Pier, whatever the umask. */
 const FILE_MODE = 0o600;
@@ -184,17 +218,7 @@ export const createFileSystemStore = async (opts: FileSystemStoreOptions): Promi
         const st = await fh.stat();
         if (!st.isFile()) throw refuse(ref.location, 'not a regular file');
         if (st.size !== offset) throw offsetConflict(offset, st.size);
-        let position = offset;
-        // the received chunks go to the file as they are, without a copy: what arrived during a write in the next writev
-        return await writeAsReceived(limitBytes(data, maxBytes), WAITING_BYTES, async (parts) => {
-          const rest = parts;
-          while (rest.length > 0) {
-            let { bytesWritten } = await fh.writev(rest, position);
-            position += bytesWritten;
-            while (rest.length > 0 && bytesWritten >= rest[0]!.length) bytesWritten -= rest.shift()!.length;
-            if (bytesWritten > 0) rest[0] = rest[0]!.subarray(bytesWritten);
-          }
-        });
+        return await writeStream(fh, offset, limitBytes(data, maxBytes));
       } finally {
         await fh.close();
       }

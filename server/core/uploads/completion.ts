@@ -1,9 +1,11 @@
 /**
  * What happens when a file is complete (its stored size equals its length):
  * the MIME type is detected from its first bytes, length and received size
- * are fixed, and the checksum is written when the bytes were hashed while
- * they streamed in, otherwise queued for the background queue.
+ * are fixed, and the checksum and CRC-32 are written when the bytes were
+ * digested while they streamed in, otherwise the checksum is queued for the
+ * background queue (and a ZIP computes the CRC when it reads the file).
  */
+import type { FileDigest } from '../checksums/file-digest.js';
 import type { BinaryRef, BinaryStore } from '../stores/binary-store.js';
 import { completeFile } from './file.repository.js';
 import { detectMime, MIME_HEAD_BYTES } from './mime-detect.js';
@@ -47,7 +49,7 @@ export interface CompletingFile {
 }
 
 /**
- * Completes a file of `size` bytes; `checksum` when it is known, `seen` the
+ * Completes a file of `size` bytes; `digest` when it is known, `seen` the
  * first bytes when they passed through this process (read from the store otherwise).
  */
 export const finishFile = async (
@@ -55,7 +57,7 @@ export const finishFile = async (
   store: BinaryStore,
   f: CompletingFile,
   size: number,
-  checksum: string | undefined,
+  digest: FileDigest | undefined,
   seen?: Buffer,
 ): Promise<void> => {
   const head =
@@ -65,10 +67,11 @@ export const finishFile = async (
         ? seen
         : await readHead(store, { fileId: f.fileId, location: f.location }, MIME_HEAD_BYTES);
   const mimetype = await detectMime(head, f.filename, f.mimetype);
+  const checksum = digest?.checksum;
   // the checksum job exists before the file is complete: a server that dies in between leaves it to another
   if (!checksum) await deps.checksums.claim(f.fileId);
   try {
-    await completeFile(deps.db, { id: f.id, fileId: f.fileId, length: size, mimetype, checksum });
+    await completeFile(deps.db, { id: f.id, fileId: f.fileId, length: size, mimetype, checksum, crc32: digest?.crc32 });
   } catch (e) {
     if (!checksum) await deps.checksums.drop(f.fileId).catch(() => undefined);
     throw e;

@@ -137,7 +137,7 @@ const sha256Hex = (checksum: string): string => {
  */
 export const completeFile = async (
   db: Db,
-  f: { id: string; fileId: string; length: number; mimetype: string; checksum?: string | undefined },
+  f: { id: string; fileId: string; length: number; mimetype: string; checksum?: string | undefined; crc32?: number | undefined },
 ): Promise<void> => {
   const checksum = f.checksum ? sha256Hex(f.checksum) : undefined;
   await db
@@ -147,6 +147,7 @@ export const completeFile = async (
       mimetype: f.mimetype,
       // never replaces a checksum already computed
       ...(checksum ? { checksum: eb.case().when('checksum', '=', '').then(checksum).else(eb.ref('checksum')).end() } : {}),
+      ...(f.crc32 === undefined ? {} : { crc32: f.crc32 }),
     }))
     .where('file_id', '=', f.fileId)
     .execute();

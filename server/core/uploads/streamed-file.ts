@@ -5,6 +5,7 @@
  * with its checksum; on failure the caller removes it (all or nothing).
  */
 import { randomId } from '../../common/ids.js';
+import { RunningDigest } from '../checksums/file-digest.js';
 import type { BinaryStore } from '../stores/binary-store.js';
 import { finishFile, headKeeper } from './completion.js';
 import { mapStoreError } from './domain-checks.js';
@@ -64,7 +65,7 @@ export const storeStreamedFile = async (
   });
   // A first step right away: a streaming file must not look complete (length = received = 0).
   let reserved = await growReservation(db, rules.maxSize, { shareId: share.id, fileId, reserved: 0 }, 0, RESERVE_STEP);
-  const hash = deps.hashing.start();
+  const hash = new RunningDigest();
   const kept = headKeeper();
   let count = 0;
   async function* guarded(): AsyncGenerator<Buffer> {
@@ -73,8 +74,7 @@ export const storeStreamedFile = async (
       if (count + chunk.length > reserved) {
         reserved = await growReservation(db, rules.maxSize, { shareId: share.id, fileId, reserved }, count + chunk.length - reserved, RESERVE_STEP);
       }
-      const wait = hash.update(chunk);
-      if (wait) await wait;
+      hash.update(chunk);
       kept.take(chunk);
       count += chunk.length;
       yield chunk;
@@ -84,14 +84,12 @@ export const storeStreamedFile = async (
   try {
     written = await store.append({ fileId, location }, 0, guarded(), Number.MAX_SAFE_INTEGER);
   } catch (e) {
-    hash.drop();
     throw mapStoreError(e, rules.databaseDomainChecks);
   }
   if (written !== count) {
-    hash.drop();
     throw new Error(`The store kept ${written} of ${count} bytes of ${filename}.`);
   }
-  await finishFile(deps, store, { id, fileId, location, filename, mimetype }, count, await hash.digest(), kept.head());
+  await finishFile(deps, store, { id, fileId, location, filename, mimetype }, count, hash.digest(), kept.head());
 };
 
 /** Removes the files of a failed request: binaries and rows. Failures are logged, not thrown. */

@@ -6,14 +6,14 @@ import { Readable } from 'node:stream';
  * comes from the store, so any process can continue an upload); the file
  * completes when the stored size reaches the declared length.
  *
- * The SHA-256 is computed while the bytes stream in as long as this process
- * saw every byte of the file in order; otherwise (resumed elsewhere, a
- * restart) the checksum queue computes it after completion.
+ * The SHA-256 and CRC-32 are computed while the bytes stream in as long as
+ * this process saw every byte of the file in order; otherwise (resumed
+ * elsewhere, a restart) the checksum queue computes the checksum after
+ * completion.
  */
-import { createHash } from 'node:crypto';
 import { badRequest, notFound } from '../../common/errors.js';
 import { randomId } from '../../common/ids.js';
-import type { StreamingHash } from '../checksums/hash-thread.js';
+import { RunningDigest } from '../checksums/file-digest.js';
 import type { Accessor } from '../shares/accessor.js';
 import { requireShareAccess } from '../shares/share-access.js';
 import { folderNameOf } from '../shares/share.repository.js';
@@ -80,16 +80,15 @@ const checkNameAndType = (info: TusFileInfo): void => {
   if (type !== '' && (type.length > MAX_TYPE_LENGTH || !MIME_TYPE.test(type))) throw badRequest('filetype', 'The file type must be a MIME type (type/subtype).');
 };
 
-/** Running hashes of uploads this process saw from byte 0, bounded. */
+/** Running digests of uploads this process saw from byte 0, bounded. */
 const MAX_HASHES = 1000;
 
 const asBuffer = (c: Uint8Array): Buffer => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength));
 
 export const createTusUploads = (deps: UploadDeps): TusUploads => {
   const { db } = deps;
-  const hashes = new Map<string, { hash: StreamingHash; at: number }>();
+  const hashes = new Map<string, { hash: RunningDigest; at: number }>();
   const forget = (id: string): void => {
-    hashes.get(id)?.hash.drop();
     hashes.delete(id);
   };
 
@@ -99,11 +98,11 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
     return s;
   };
 
-  const hashFor = (f: UploadFile, offset: number): { hash: StreamingHash; at: number } | undefined => {
+  const hashFor = (f: UploadFile, offset: number): { hash: RunningDigest; at: number } | undefined => {
     let h = hashes.get(f.id);
     if (offset === 0 || (h && h.at !== offset)) {
       forget(f.id);
-      h = offset === 0 ? { hash: deps.hashing.start(f.length), at: 0 } : undefined;
+      h = offset === 0 ? { hash: new RunningDigest(), at: 0 } : undefined;
     }
     hashes.delete(f.id);
     if (h) {
@@ -151,8 +150,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         throw e;
       }
       if (info.length === 0) {
-        const empty = createHash('sha256').digest('hex');
-        await finishFile(deps, store, { id: info.id, fileId, location, filename, mimetype }, 0, empty);
+        await finishFile(deps, store, { id: info.id, fileId, location, filename, mimetype }, 0, new RunningDigest().digest());
       }
     },
 
@@ -179,8 +177,7 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         const source = data instanceof Readable ? data.iterator({ destroyOnReturn: false }) : data;
         for await (const raw of source) {
           const chunk = asBuffer(raw);
-          const wait = h?.hash.update(chunk);
-          if (wait) await wait;
+          h?.hash.update(chunk);
           kept?.take(chunk);
           hashed += chunk.length;
           yield chunk;
@@ -195,16 +192,14 @@ export const createTusUploads = (deps: UploadDeps): TusUploads => {
         stored = await store.size(refOf(f)).catch(() => undefined);
       }
       if (h) {
-        if (stored === hashed) {
-          h.at = hashed;
-          h.hash.flush();
-        } else forget(f.id);
+        if (stored === hashed) h.at = hashed;
+        else forget(f.id);
       }
       if (stored !== undefined) {
         if (stored === f.length && f.realSize !== f.length) {
-          const checksum = h && stored === hashed ? await h.hash.digest() : undefined;
+          const digest = h && stored === hashed ? h.hash.digest() : undefined;
           hashes.delete(f.id);
-          await finishFile(deps, store, f, stored, checksum, kept?.head());
+          await finishFile(deps, store, f, stored, digest, kept?.head());
         } else if (stored !== f.length) {
           await setRealSize(db, f.id, stored);
         }

@@ -5,7 +5,6 @@ import type { Config } from '../../config/types.js';
 import type { Database } from '../../db/schema.js';
 import type { ShareRules } from '../shares/share-create.js';
 import type { ChecksumQueue } from '../checksums/checksum.queue.js';
-import type { HashThread } from '../checksums/hash-thread.js';
 import type { StoreRegistry } from '../stores/binary-store.js';
 import type { PendingUploads } from './pending-uploads.js';
 
@@ -19,8 +18,6 @@ export interface UploadDeps {
   /** files per share, shares per alias and hour */
   limits: Pick<Config['limits'], 'filesPerShare' | 'sharesPerAliasPerHour' | 'sharesPerGuestPerHour' | 'descriptionLength'>;
   checksums: ChecksumQueue;
-  /** SHA-256 of bytes while they stream in, off the event loop */
-  hashing: HashThread;
   /** markers of multipart requests in progress, so a crash leaves nothing half-made */
   pending: PendingUploads;
 }

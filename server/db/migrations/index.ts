@@ -23,6 +23,7 @@ import { uploadLinkOptions } from './0005-upload-link-options.js';
 import { authHardening } from './0006-auth-hardening.js';
 import { checksumJobs } from './0007-checksum-jobs.js';
 import { rooms } from './0008-rooms.js';
+import { fileCrc } from './0009-file-crc.js';
 import { shareActivity } from './0010-share-activity.js';
 
 export type MigrationFactory = (dialect: DialectName) => Migration;
@@ -36,6 +37,7 @@ export const migrations: Readonly<Record<string, MigrationFactory>> = Object.fre
   '0006-auth-hardening': authHardening,
   '0007-checksum-jobs': checksumJobs,
   '0008-rooms': rooms,
+  '0009-file-crc': fileCrc,
   '0010-share-activity': shareActivity,
 });
 

@@ -10,24 +10,18 @@ import type { TusUploads } from '../../core/uploads/tus-uploads.js';
  */
 export const uploadKey = (shareId: string, fileId: string): string => `${shareId}/${fileId}`;
 
-/** The parts of an `uploadKey`; undefined for anything else. Ids never hold a `/`. */
-const parseUploadKey = (key: string): { shareId: string; fileId: string } | undefined => {
+/** The parts of an `uploadKey`; `FILE_NOT_FOUND` for anything else. Ids never hold a `/`. */
+export const partsOf = (key: string): { shareId: string; fileId: string } => {
   const parts = key.split('/');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
+  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') throw ERRORS.FILE_NOT_FOUND;
   return { shareId: parts[0]!, fileId: parts[1]! };
 };
 
-const partsOf = (key: string): { shareId: string; fileId: string } => {
-  const parts = parseUploadKey(key);
-  if (!parts) throw ERRORS.FILE_NOT_FOUND;
-  return parts;
-};
-
 /**
- * The tus data store over Pier's binary stores, for the requests the tus
- * server answers (HEAD, OPTIONS, DELETE); creation and appending are answered
- * by the tus handler. Offsets always come from the binary store. Ids
- * are `uploadKey`s: a file outside the key's share is not found.
+ * The tus data store over Pier's binary stores: `@tus/server` calls it for
+ * every tus request. Offsets always come from the binary store, so any
+ * server sharing the database can go on with an upload. Ids are
+ * `uploadKey`s: a file outside the key's share is not found.
  */
 export class PierDataStore extends DataStore {
   constructor(private readonly uploads: TusUploads) {
@@ -35,7 +29,18 @@ export class PierDataStore extends DataStore {
     this.extensions = ['creation', 'creation-with-upload', 'termination'];
   }
 
+  /**
+   * Creates the file, its length reserved against the share's room; name and
+   * type from the metadata the `onUploadCreate` hook settled.
+   */
   override async create(upload: Upload): Promise<Upload> {
+    const { shareId, fileId } = partsOf(upload.id);
+    await this.uploads.create(shareId, {
+      id: fileId,
+      length: upload.size ?? 0,
+      name: upload.metadata?.['filename'] ?? '',
+      type: upload.metadata?.['filetype'] ?? '',
+    });
     return upload;
   }
 

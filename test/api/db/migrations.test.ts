@@ -18,7 +18,7 @@ const TABLES = [
   'sent_mails', 'guest_notifications', 'ended_sessions', 'retired_alias_ids', 'rate_limit_hits', 'checksum_jobs',
   'rooms', 'room_guests', 'room_songs', 'share_activity',
 ];
-const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening', '0007-checksum-jobs', '0008-rooms', '0010-share-activity'];
+const ALL_MIGRATIONS = ['0001-initial', '0002-pending-uploads', '0003-session-generation', '0004-mail-limits', '0005-upload-link-options', '0006-auth-hardening', '0007-checksum-jobs', '0008-rooms', '0009-file-crc', '0010-share-activity'];
 
 interface Server {
   /** a fresh, empty database */
@@ -141,6 +141,22 @@ describe.each([
       .where('checksum', '=', 'c')
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ n: 2, total: 7_000_000_000, latest: now });
+  });
+
+  it('keeps the CRC-32 of a file over the whole unsigned range, null when unknown', async () => {
+    const d = db.db;
+    await d
+      .insertInto('file_meta')
+      .values([
+        { ...fileMeta('crc-max', 1), crc32: 0xffffffff },
+        { ...fileMeta('crc-none', 1) },
+      ])
+      .execute();
+    const rows = await d.selectFrom('file_meta').select(['file_id', 'crc32']).where('file_id', 'in', ['crc-max', 'crc-none']).orderBy('file_id').execute();
+    expect(rows.map((r) => ({ ...r, crc32: r.crc32 === null ? null : Number(r.crc32) }))).toEqual([
+      { file_id: 'crc-max', crc32: 0xffffffff },
+      { file_id: 'crc-none', crc32: null },
+    ]);
   });
 
   it('rejects a second account with the same login', async () => {

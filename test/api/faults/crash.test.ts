@@ -85,7 +85,7 @@ describe.each(['database', 'file-system', 's3'])('SIGKILL in the middle of a tus
         headers: { 'Service-Auth': token, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(bytes.length) },
       });
       const path = new URL(created.headers.get('location')!).pathname;
-      // the creation's lock is kept a moment for a next request: wait until it is given up
+      // a creation takes no database lock (nobody knows the new id yet): none is held before the PATCH
       await untilInDatabase(dir, (db) => lockCount(db) === 0);
       const sent = 1024 * 1024 + 100 * 1024 + 5;
       startHangingRequest(`${node.url}${path}`, 'PATCH', {

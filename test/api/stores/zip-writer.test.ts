@@ -133,6 +133,38 @@ describe('writeZip: a streamed ZIP from the stores', () => {
     expect(listed.stdout).toContain('-rw-r--r--');
   });
 
+  it('reads a stored file once when its CRC-32 was kept at upload, twice without it', async () => {
+    const photo = randomBytes(3 * 1024 * 1024 + 7);
+    let opened = 0;
+    const counting: BinaryStore = {
+      ...fsStore,
+      id: 'counting',
+      openReader: undefined,
+      read: (ref, start, end) => {
+        opened++;
+        return fsStore.read(ref, start, end);
+      },
+    };
+    const counted: StoreRegistry = { ...registry, get: (id) => (id === 'counting' ? counting : registry.get(id)) };
+    const zipOf = async (file: FileRecord): Promise<Entry[]> => {
+      const path = join(dir, `counted-${n}.zip`);
+      const out = createWriteStream(path);
+      await writeZip([{ name: 'photo.jpg', file }], counted, out);
+      await finished(out);
+      const zf = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(readFileSync(path), options, (e, z) => (e ? reject(e) : resolve(z))));
+      return readZip(zf, () => true);
+    };
+    const file = await add('photo.jpg', 'image/jpeg', photo, 'counting');
+    const [kept] = await zipOf({ ...file, crc32: crc32(photo) });
+    expect(opened).toBe(1);
+    expect(kept!.crc).toBe(crc32(photo));
+    expect(kept!.data!.equals(photo)).toBe(true);
+    opened = 0;
+    const [computed] = await zipOf(file);
+    expect(opened).toBe(2);
+    expect(computed!.crc).toBe(crc32(photo));
+  });
+
   it('gives a reader that streams the archive exactly its entries, whatever bytes a stored file holds', async () => {
     // a stored file that holds what a streaming reader would take for the end of its data and a next entry
     const name = Buffer.from('../../evil.txt');

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChecksumQueue } from '../../../server/core/checksums/checksum.queue.js';
-import type { HashThread } from '../../../server/core/checksums/hash-thread.js';
 import { systemClock } from '../../../server/common/clock.js';
 import { silentLogger } from '../../../server/common/log.js';
 import type { PendingUploads } from '../../../server/core/uploads/pending-uploads.js';
@@ -220,7 +219,6 @@ describe.each<StoreKind>(['database', 'filesystem'])('tus on the %s store acts o
         limits: s.config.limits,
         // never reached: nothing completes here
         checksums: {} as ChecksumQueue,
-        hashing: {} as HashThread,
         pending: {} as PendingUploads,
       });
       expect(await uploads.state(asUser.share, victim.id)).toBeUndefined();
