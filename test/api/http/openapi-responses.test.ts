@@ -237,6 +237,8 @@ describe('every answer of a full scenario matches openapi.yml', () => {
     expect((await call('GET', `/api/v2/open/share/${pid}/zip`, { headers: pw })).status).toBe(200);
     expect((await call('GET', `/api/v2/sec/share/${sid}/file/${complete}`, { token: admin })).status).toBe(200);
     expect((await call('GET', `/api/v2/sec/share/${sid}/zip`, { token: admin })).status).toBe(200);
+    await success('POST', `/api/v2/sec/share/${sid}/notify`, { token: admin, json: { value: true } });
+    await ok('GET', `/api/v2/sec/share/${sid}/activity`, { token: admin });
     expect((await call('GET', '/api/v2/open/share/no-such-share')).status).toBe(404);
 
     // Mail
