@@ -178,6 +178,7 @@ describe('shares for their owner', () => {
       published: null,
       views: 0,
       publishUntil: null,
+      downloaded: null,
     });
     // other accounts' shares are not found
     expect((await search(admin, '?q=holiday')).body.items).toEqual([]);
