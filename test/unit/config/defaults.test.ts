@@ -118,6 +118,7 @@ describe('defaults', () => {
       thumbnails: { enabled: true, sizes: [128, 256, 512, 1024], directory: `${c.dataDir}/thumbnails`, maxParallel: 2 },
       placeholderUrl: '',
       cacheSize: 3000,
+      rooms: { joinsPerAddressPerHour: 20, guestsPerRoom: 50, addsPerGuestPerMinute: 6 },
     });
     expect(c.customContent).toEqual({ enabled: false, directory: '' });
     expect(c.rateLimit).toEqual({
