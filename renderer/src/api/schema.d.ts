@@ -6051,7 +6051,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the result */
+            /** @description the result, with the caller's new token after a change */
             200: {
                 headers: {
                     [name: string]: unknown;
