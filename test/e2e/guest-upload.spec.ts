@@ -28,7 +28,9 @@ test('a guest uploads through an alias page on a phone', async ({ browser, api, 
   await page.getByLabel(/^Message/).fill('Here are the **papers**.');
   await page.screenshot({ path: 'test-results/screenshots/guest-phone-light.png', fullPage: true });
   await page.locator('[data-test=guest-send]').tap();
-  await expect(page.locator('[data-test=guest-done]')).toHaveText(`Sent. ${user.login} has your 2 files.`, { timeout: 30_000 });
+  // the guest learns nothing of the owner's account, not even the login
+  await expect(page.locator('[data-test=guest-done]')).toHaveText('Sent. Your 2 files have arrived.', { timeout: 30_000 });
+  await expect(page.locator('body')).not.toContainText(user.login);
   await expect(page.locator('[data-test=total-progress]')).toHaveAttribute('aria-valuenow', '100');
   await page.screenshot({ path: 'test-results/screenshots/guest-phone-done-light.png', fullPage: true });
 
