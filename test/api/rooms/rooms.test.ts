@@ -61,7 +61,7 @@ describe('rooms against a real mpd', () => {
     add: (file: string) => s.request<{ success: boolean; id: string }>('POST', `/api/v1/room/${room}/queue`, { file }, { headers: { 'Service-Room': guest } }),
     state: () => s.request<State>('GET', `/api/v1/room/${room}/state`, undefined, { headers: { 'Service-Room': guest } }),
     remove: (songId: string) => s.request('DELETE', `/api/v1/room/${room}/queue/${songId}`, undefined, { headers: { 'Service-Room': guest } }),
-    skip: () => s.request<{ votes: number; needed: number; skipped: boolean }>('POST', `/api/v1/room/${room}/skip`, undefined, { headers: { 'Service-Room': guest } }),
+    voteToSkip: () => s.request<{ votes: number; needed: number; skipped: boolean }>('POST', `/api/v1/room/${room}/skip`, undefined, { headers: { 'Service-Room': guest } }),
     search: (q: string) => s.request<{ items: Array<{ file: string; title: string }> }>('GET', `/api/v1/room/${room}/search?q=${encodeURIComponent(q)}`, undefined, { headers: { 'Service-Room': guest } }),
   });
   /** The owner's song playing, paused: guests' songs wait after it. */
@@ -164,12 +164,12 @@ describe('rooms against a real mpd', () => {
     mpd.mpc('pause');
     const room = await createRoom();
     const [a, b, c] = [await join(room, 'A'), await join(room, 'B'), await join(room, 'C')];
-    const first = await as(room, a).skip();
+    const first = await as(room, a).voteToSkip();
     expect(first.body).toEqual({ votes: 1, needed: 2, skipped: false });
-    const again = await as(room, a).skip();
+    const again = await as(room, a).voteToSkip();
     expect(again.body).toEqual({ votes: 1, needed: 2, skipped: false });
     expect((await as(room, a).state()).body.skip).toEqual({ votes: 1, needed: 2 });
-    const second = await as(room, b).skip();
+    const second = await as(room, b).voteToSkip();
     expect(second.body).toMatchObject({ votes: 2, skipped: true });
     expect(mpd.mpc('-f', '%file%', 'current').trim()).toBe(BLUE2);
     expect((await as(room, c).state()).body.skip.votes).toBe(0);
