@@ -238,7 +238,7 @@ for (const { screen, theme, lang } of combos) {
     await page.getByRole('link', { name }).click();
     await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
     await expect(page.getByRole('button', { name: fill(m.playSong, { title: 'Purple Song' }), exact: true })).toBeVisible();
-    await page.getByRole('button', { name: m.playPlaylist, exact: true }).click();
+    await page.getByRole('button', { name: m.replaceWithPlaylist, exact: true }).click();
     await expect.poll(playlist).toEqual(['Purple Song']);
     await expect.poll(currentTitle).toBe('Purple Song');
     await context.close();

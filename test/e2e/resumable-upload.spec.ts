@@ -319,13 +319,14 @@ test("an owner's upload cut by a reload is pointed out on the new-share page and
 
 // Leaving the page mid-upload does not end the batch as if it were through: the owner's
 // half-sent share is not published, and the guest's send stays open (its owner not told,
-// the continuation kept).
+// the continuation kept). The files take 12 s at the throttled rate, so a slow machine
+// still leaves while they are on their way.
 test('leaving the page mid-upload publishes nothing and keeps the send to continue', async ({ userPage: page, browser, api, user, server }) => {
   page.on('dialog', (d) => void d.accept());
   await page.goto('/app/share');
   await page.getByLabel('Name').fill('Left behind');
   await throttleUpload(page, 1 * MiB);
-  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await page.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(12 * MiB) });
   await page.locator('[data-test=submit-share]').click();
   const row = page.locator('[data-test=upload-progress] li[data-file="big.bin"]');
   await expect.poll(() => sentOf(row), { timeout: 20_000 }).toBeGreaterThan(MiB);
@@ -344,7 +345,7 @@ test('leaving the page mid-upload publishes nothing and keeps the send to contin
   guest.on('dialog', (d) => void d.accept());
   await guest.goto(`/app/share/${aliasId}`);
   await throttleUpload(guest, 1 * MiB);
-  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(3 * MiB) });
+  await guest.locator('[data-test=file-input]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: randomFile(12 * MiB) });
   await guest.locator('[data-test=guest-send]').click();
   const guestRow = guest.locator('[data-test=upload-progress] li[data-file="big.bin"]');
   await expect.poll(() => sentOf(guestRow), { timeout: 20_000 }).toBeGreaterThan(MiB);

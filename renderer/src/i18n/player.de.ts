@@ -83,7 +83,6 @@ export default {
   addToNew: 'Hinzufügen',
   newPlaylist: 'Neue Playlist',
   addedToPlaylist: '„{title}“ wurde zur Playlist „{playlist}“ hinzugefügt.',
-  playPlaylist: 'Abspielen',
   playPlaylistNamed: 'Playlist {name} abspielen',
   loadPlaylistNamed: 'Playlist {name} zur Warteschlange hinzufügen',
   playlistPlaying: '„{name}“ wird abgespielt.',

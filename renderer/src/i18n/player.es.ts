@@ -83,7 +83,6 @@ export default {
   addToNew: 'Añadir',
   newPlaylist: 'Nueva lista',
   addedToPlaylist: 'Se ha añadido «{title}» a la lista «{playlist}».',
-  playPlaylist: 'Reproducir',
   playPlaylistNamed: 'Reproducir la lista {name}',
   loadPlaylistNamed: 'Añadir la lista {name} a la cola',
   playlistPlaying: 'Reproduciendo «{name}».',

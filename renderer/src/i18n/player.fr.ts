@@ -83,7 +83,6 @@ export default {
   addToNew: 'Ajouter',
   newPlaylist: 'Nouvelle liste',
   addedToPlaylist: '« {title} » a été ajouté à la liste « {playlist} ».',
-  playPlaylist: 'Lire',
   playPlaylistNamed: 'Lire la liste {name}',
   loadPlaylistNamed: 'Ajouter la liste {name} à la file',
   playlistPlaying: 'Lecture de « {name} ».',

@@ -83,7 +83,6 @@ export default {
   addToNew: 'Add',
   newPlaylist: 'New playlist',
   addedToPlaylist: '“{title}” was added to the playlist “{playlist}”.',
-  playPlaylist: 'Play',
   playPlaylistNamed: 'Play playlist {name}',
   loadPlaylistNamed: 'Add playlist {name} to the queue',
   playlistPlaying: 'Playing “{name}”.',

@@ -83,7 +83,6 @@ export default {
   addToNew: 'Aggiungi',
   newPlaylist: 'Nuova playlist',
   addedToPlaylist: '“{title}” è stato aggiunto alla playlist “{playlist}”.',
-  playPlaylist: 'Riproduci',
   playPlaylistNamed: 'Riproduci la playlist {name}',
   loadPlaylistNamed: 'Aggiungi la playlist {name} alla coda',
   playlistPlaying: 'In riproduzione: “{name}”.',

@@ -25,6 +25,8 @@ const loopback = parseIpRanges(['127.0.0.0/8', '::1/128']);
 // the ranges home and office networks hand out, in the order a phone most likely shares
 const preferred = [['192.168.0.0/16'], ['10.0.0.0/8'], ['172.16.0.0/12'], ['fc00::/7']].map(parseIpRanges);
 const privateRanges = parseIpRanges(['192.168.0.0/16', '10.0.0.0/8', '172.16.0.0/12', 'fc00::/7']);
+// neither private nor public: link-local, shared (carrier NAT), multicast, unspecified
+const unusable = parseIpRanges(['169.254.0.0/16', '100.64.0.0/10', '224.0.0.0/3', '0.0.0.0/8', 'fe80::/10', 'ff00::/8', '::/128']);
 /**
  * Interfaces of VPNs (WireGuard, OpenVPN, Tailscale, ZeroTier, IPsec, PPP),
  * containers and virtual machines (Docker, Podman, Kubernetes, libvirt,
@@ -44,20 +46,24 @@ const rank = (address: string): number => {
  * The addresses of this machine's interfaces that a device on the LAN can
  * use: private IPv4 (and unique-local IPv6 when `ipv6`) of real interfaces,
  * 192.168/16 first, then 10/8, 172.16/12, IPv6 after every IPv4 address.
- * Public addresses, link-local ones (they need an interface name a phone does
- * not know) and those of VPN, container and virtual-machine interfaces are
- * left out: a user would only learn of them, never reach the server there.
+ * A machine on a network that hands out public addresses (campus and some
+ * office networks) has no private one: then its public addresses are the way
+ * in. Link-local addresses (they need an interface name a phone does not
+ * know) and those of VPN, container and virtual-machine interfaces are left
+ * out: a user would only learn of them, never reach the server there.
  */
 const machineAddresses = (interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, ipv6: boolean): string[] => {
-  const found: string[] = [];
+  const usable: string[] = [];
   for (const [name, list] of Object.entries(interfaces)) {
     if (virtualInterface.test(name)) continue;
     for (const info of list ?? []) {
       const family = isIP(info.address);
-      if (info.internal || (family === 6 && !ipv6) || family === 0 || !inRanges(privateRanges, info.address)) continue;
-      if (!found.includes(info.address)) found.push(info.address);
+      if (info.internal || (family === 6 && !ipv6) || family === 0 || inRanges(unusable, info.address) || inRanges(loopback, info.address)) continue;
+      if (!usable.includes(info.address)) usable.push(info.address);
     }
   }
+  const privateOnes = usable.filter((a) => inRanges(privateRanges, a));
+  const found = privateOnes.length > 0 ? privateOnes : usable;
   const family = (a: string) => (isIP(a) === 4 ? 0 : 1);
   // a stable sort keeps the interface order within a range
   return found.sort((a, b) => family(a) - family(b) || rank(a) - rank(b));
@@ -68,9 +74,9 @@ const hostOf = (address: string): string => (isIP(address) === 6 ? `[${address}]
 /**
  * Signed-in users: the base URLs under which devices on the network reach this
  * server. A public `base-url` is the one answer. Otherwise by `bind.address`: a
- * wildcard (`0.0.0.0`; `::`, which also takes IPv6) gives the private LAN
- * addresses of the machine's interfaces; one specific address or host name
- * gives itself, whatever its range;
+ * wildcard (`0.0.0.0`; `::`, which also takes IPv6) gives the LAN addresses
+ * of the machine's interfaces (the private ones, else the public ones); one
+ * specific address or host name gives itself, whatever its range;
  * loopback or `localhost` gives none (`lan: false`).
  */
 export const reachableAddresses = (input: AddressInput): Addresses => {

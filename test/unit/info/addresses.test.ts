@@ -21,13 +21,13 @@ const at = (bindAddress: string, extra: Partial<AddressInput> = {}) =>
 describe('reachable addresses', () => {
   // Regression: every address of the machine was listed, so a signed-in user learnt its VPN,
   // container and public addresses, none of which a phone on the LAN can use.
-  it('of 0.0.0.0: the private IPv4 addresses of real interfaces, 192.168 then 10 then 172.16; no VPN, container, public, link-local or loopback one', () => {
+  it('of 0.0.0.0: the private IPv4 addresses of real interfaces, 192.168 then 10 then 172.16; no VPN, container, link-local or loopback one, nor a public one while there is a private one', () => {
     expect(at('0.0.0.0')).toEqual({ lan: true, urls: ['http://192.168.1.20:8123'] });
     const office = { eth0: [nic('172.20.1.5'), nic('10.1.2.3')], wg0: [nic('10.9.0.2')], tailscale0: [nic('100.101.102.103')], 'br-3f2a': [nic('172.18.0.1')], vboxnet0: [nic('192.168.56.1')] };
     expect(at('0.0.0.0', { interfaces: office }).urls).toEqual(['http://10.1.2.3:8123', 'http://172.20.1.5:8123']);
   });
 
-  it('of ::: the IPv4 addresses, then the unique-local IPv6 ones in brackets; never link-local or global', () => {
+  it('of ::: the IPv4 addresses, then the unique-local IPv6 ones in brackets; never link-local, nor global while there is a private one', () => {
     for (const bind of ['::', '[::]', '::0']) {
       expect(at(bind).urls).toEqual(['http://192.168.1.20:8123', 'http://[fd12:3456::20]:8123']);
     }
@@ -36,6 +36,14 @@ describe('reachable addresses', () => {
   it('of an address bound explicitly: that one, whatever its range', () => {
     expect(at('203.0.113.7')).toEqual({ lan: true, urls: ['http://203.0.113.7:8123'] });
     expect(at('10.8.0.6')).toEqual({ lan: true, urls: ['http://10.8.0.6:8123'] });
+  });
+
+  // Regression: a machine on a network of public addresses (a campus, the test machines) had
+  // no address to give, and its links named 127.0.0.1, which no phone can open.
+  it('of 0.0.0.0 on a network without private addresses: the public ones of real interfaces, never link-local, carrier-NAT or VPN', () => {
+    const campus = { lo: [nic('127.0.0.1', true)], eth0: [nic('169.254.4.4'), nic('192.0.2.2'), nic('fe80::2')], tailscale0: [nic('100.64.1.2')], wg0: [nic('198.51.100.9')] };
+    expect(at('0.0.0.0', { interfaces: campus })).toEqual({ lan: true, urls: ['http://192.0.2.2:8123'] });
+    expect(at('::', { interfaces: { eth0: [nic('2001:db8::7'), nic('203.0.113.8'), nic('fe80::2')] } }).urls).toEqual(['http://203.0.113.8:8123', 'http://[2001:db8::7]:8123']);
   });
 
   it('of a machine without a network: none, though it listens on the LAN', () => {
