@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'],
     pool: 'forks',
+    // most files wait on servers, daemons and sockets rather than the CPU: three at once on two cores
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default'],

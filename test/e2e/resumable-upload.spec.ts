@@ -197,15 +197,16 @@ test('a guest on a phone continues a 100 MB upload after a reload and through a 
 });
 
 const words = {
-  gb: { lost: /Connection lost, retrying in 10 s/, unreachable: "The server can't be reached. Your files are safe" },
-  de: { lost: /Verbindung unterbrochen, neuer Versuch in 10 s/, unreachable: 'Der Server ist nicht erreichbar. Deine Dateien sind sicher' },
+  gb: { lost: /Connection lost, retrying in 10 s/, unreachable: "The server can't be reached. Your files are safe: the upload continues by itself" },
+  de: { lost: /Verbindung unterbrochen, neuer Versuch in 10 s/, unreachable: 'Der Server ist nicht erreichbar. Deine Dateien sind sicher: Der Upload geht von selbst weiter' },
 } as const;
 
-for (const [screen, theme, lang] of [
-  ['desktop', 'dark', 'gb'],
-  ['phone', 'light', 'de'],
+for (const [screen, theme, lang, byItself] of [
+  ['desktop', 'dark', 'gb', false],
+  ['phone', 'light', 'de', true],
 ] as const) {
-  test(`with the retries used up the page says the server can't be reached and "Retry failed files" finishes; a file is cancelled (${screen}, ${theme}, ${lang})`, async ({
+  const ending = byItself ? 'the page continues by itself when the server is back' : '"Retry failed files" finishes';
+  test(`with the retries used up the page says the server can't be reached, progress never goes back, and ${ending}; a file is cancelled (${screen}, ${theme}, ${lang})`, async ({
     browser,
     api,
     server,
@@ -236,7 +237,9 @@ for (const [screen, theme, lang] of [
     await expect(cancelled).toHaveAttribute('data-state', 'cancelled');
     await shot('upload-progress');
 
-    // The connection drops: a countdown with "Retry now", and no speed.
+    // The connection drops: a countdown with "Retry now", and no speed; the progress
+    // stays where it was, the bytes being safe on the server.
+    const sentBefore = await sentOf(row);
     let refused = 0;
     await page.route('**/files/tus/**', (r) => {
       refused++;
@@ -245,6 +248,7 @@ for (const [screen, theme, lang] of [
     const lost = page.locator('[data-test=connection-lost]');
     await expect(lost).toContainText(words[lang].lost, { timeout: 15_000 });
     await expect(page.locator('[data-test=speed]')).toHaveCount(0);
+    expect(await sentOf(row)).toBeGreaterThanOrEqual(sentBefore);
     await shot('upload-retrying');
     const before = refused;
     await lost.locator('[data-test=retry-now]').click();
@@ -254,6 +258,7 @@ for (const [screen, theme, lang] of [
     const unreachable = page.locator('[data-test=unreachable]');
     await expect(unreachable).toContainText(words[lang].unreachable);
     await expect(row).toHaveAttribute('data-state', 'offline');
+    expect(await sentOf(row)).toBeGreaterThanOrEqual(sentBefore);
     // waiting for the server is not a pause: nothing to pause or resume, only "Retry failed files"
     await expect(page.locator('[data-test=pause], [data-test=resume]')).toHaveCount(0);
     await expect(page.locator('body')).not.toContainText('[object');
@@ -262,9 +267,12 @@ for (const [screen, theme, lang] of [
     // nothing sticks out sideways, whatever the language
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(screens[screen].viewport.width);
 
+    // The server is back: "Retry failed files" goes on at once; left alone, the page
+    // tries again by itself (every 10 s here, the last retry delay) and finishes too.
     await page.unroute('**/files/tus/**');
     await throttleUpload(page, -1);
-    await unreachable.locator('[data-test=retry-failed]').click();
+    if (byItself) await expect.poll(() => sentOf(row), { timeout: 20_000 }).toBeGreaterThan(sentBefore);
+    else await unreachable.locator('[data-test=retry-failed]').click();
     await expect(page.locator('li[data-state=done]')).toHaveCount(2, { timeout: 30_000 });
     await expect(unreachable).toHaveCount(0);
 

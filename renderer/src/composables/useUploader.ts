@@ -4,8 +4,11 @@
 // (lib/upload-resume.ts), so the same file chosen again for the same share continues
 // from the server's offset after a reload or a closed tab. A dropped connection is
 // retried with the configured delays (a countdown and "Retry now"); after the last one
-// the queue waits, files kept, until the user retries or the browser is back online. A
-// request that makes no progress for a while counts as a dropped connection.
+// the file keeps its turn and is tried again as often as the last retry waited (5-30 s;
+// at once on "Retry", or when the browser is back online), so it continues by itself when the server is back. The
+// progress never goes backwards: while retrying it shows what was sent, and a continued
+// upload holds the bar until it passes that point again. A request that makes no
+// progress for a while counts as a dropped connection.
 // tus-js-client is loaded on first use.
 import { computed, onScopeDispose, reactive, ref } from 'vue';
 import type { DetailedError, HttpRequest, HttpResponse, Upload } from 'tus-js-client';
@@ -30,7 +33,7 @@ export interface UploadItem {
   key: number;
   name: string;
   size: number;
-  /** bytes sent; falls back to what the server holds when a request is lost */
+  /** bytes sent, never less than shown before: a lost request keeps it, a continued upload passes it again */
   sent: number;
   state: UploadState;
   /** why the file failed, in the user's language */
@@ -53,6 +56,8 @@ type TusModule = typeof import('tus-js-client');
 
 /** No byte moving for this long counts as a lost connection. */
 const STALL_MS = 30_000;
+/** With the retries used up, the server is tried again as often as the last retry waited, within these bounds. */
+const PROBE_MS = { min: 5_000, max: 30_000 };
 
 interface Runtime {
   picked: PickedFile;
@@ -145,13 +150,15 @@ export function useUploader() {
     const r = rt(item);
     if (r.acked > r.ackedAtLastError) r.attempt = 0;
     r.ackedAtLastError = r.acked;
-    item.sent = r.acked;
     meter.reset();
     const delays = settings.config.retryDelays;
     if (r.attempt >= delays.length) {
       item.state = 'offline';
       connection.value = 'unreachable';
       retryAt.value = null;
+      // keep knocking: the upload continues by itself once the server answers
+      const every = Math.min(PROBE_MS.max, Math.max(PROBE_MS.min, delays[delays.length - 1] ?? 0));
+      r.timer = setTimeout(() => probe(item), every);
       return;
     }
     const delay = delays[r.attempt++]!;
@@ -162,6 +169,14 @@ export function useUploader() {
       retryAt.value = now.value + delay;
     }
     r.timer = setTimeout(() => begin(item), delay);
+  }
+
+  /** One more attempt of a file that is waiting for the server, keeping its place while the server stays away. */
+  function probe(item: UploadItem): void {
+    const r = rt(item);
+    r.timer = null;
+    if (item.state !== 'offline' || stopped || paused.value) return;
+    void begin(item);
   }
 
   function onError(item: UploadItem, error: Error | DetailedError): void {
@@ -190,7 +205,7 @@ export function useUploader() {
     if (req.getMethod() === 'HEAD') {
       // what an earlier page or attempt left on the server: no part of the speed
       meter.reset();
-      item.sent = offset;
+      item.sent = Math.max(item.sent, offset);
       if (offset > 0) item.resumedFrom = offset;
     }
   }
@@ -217,7 +232,8 @@ export function useUploader() {
       onAfterResponse: (req, res) => onResponse(item, req, res),
       onProgress: (sent) => {
         if (item.state !== 'uploading') return;
-        item.sent = sent;
+        // a continued upload passes again what the page already showed; the bar holds until then
+        item.sent = Math.max(item.sent, sent);
         rt(item).lastMove = Date.now();
         measure();
       },
@@ -299,7 +315,6 @@ export function useUploader() {
       if (r.timer) clearTimeout(r.timer);
       void r.upload?.abort(false);
       item.state = 'paused';
-      item.sent = Math.max(r.acked, 0);
     }
     connection.value = 'ok';
     retryAt.value = null;
@@ -330,7 +345,9 @@ export function useUploader() {
     connection.value = 'ok';
     for (const item of items) {
       if (item.state !== 'offline') continue;
-      rt(item).attempt = 0;
+      const r = rt(item);
+      if (r.timer) clearTimeout(r.timer);
+      r.attempt = 0;
       void begin(item);
     }
   }

@@ -57,7 +57,7 @@ export default {
     lost: 'Verbindung unterbrochen, neuer Versuch in {s} s',
     lostNow: 'Verbindung unterbrochen, neuer Versuch läuft …',
     retryNow: 'Jetzt versuchen',
-    unreachable: 'Der Server ist nicht erreichbar. Deine Dateien sind sicher: Versuch es noch einmal, sobald die Verbindung wieder da ist.',
+    unreachable: 'Der Server ist nicht erreichbar. Deine Dateien sind sicher: Der Upload geht von selbst weiter, sobald der Server wieder da ist.',
     retryFailed: 'Fehlgeschlagene Dateien erneut senden',
     resumedAt: 'fortgesetzt bei {percent} %',
     resumeHint: 'Dein letzter Upload wurde nicht fertig. Wähle dieselben Dateien noch einmal, dann geht es dort weiter, wo er aufgehört hat.',
@@ -247,5 +247,7 @@ export default {
     name: '{what} · {date}',
     files: 'Keine Dateien | 1 Datei | {n} Dateien',
     photos: '1 Foto | {n} Fotos',
+    videos: '1 Video | {n} Videos',
+    from: 'Von {sender}',
   },
 };

@@ -57,7 +57,7 @@ export default {
     lost: 'Conexión perdida, nuevo intento en {s} s',
     lostNow: 'Conexión perdida, reintentando…',
     retryNow: 'Reintentar ahora',
-    unreachable: 'No se puede conectar con el servidor. Tus archivos están a salvo: vuelve a intentarlo cuando vuelva la conexión.',
+    unreachable: 'No se puede conectar con el servidor. Tus archivos están a salvo: la subida seguirá sola cuando el servidor vuelva.',
     retryFailed: 'Reintentar los archivos fallidos',
     resumedAt: 'reanudado al {percent} %',
     resumeHint: 'Tu última subida no terminó. Elige otra vez los mismos archivos para seguir donde se quedó.',
@@ -247,5 +247,7 @@ export default {
     name: '{what} · {date}',
     files: 'Sin archivos | 1 archivo | {n} archivos',
     photos: '1 foto | {n} fotos',
+    videos: '1 vídeo | {n} vídeos',
+    from: 'De {sender}',
   },
 };

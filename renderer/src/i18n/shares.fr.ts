@@ -57,7 +57,7 @@ export default {
     lost: 'Connexion perdue, nouvel essai dans {s} s',
     lostNow: 'Connexion perdue, nouvel essai en cours…',
     retryNow: 'Réessayer maintenant',
-    unreachable: 'Le serveur est injoignable. Vos fichiers ne risquent rien : réessayez quand la connexion sera revenue.',
+    unreachable: 'Le serveur est injoignable. Vos fichiers ne risquent rien : l’envoi reprendra de lui-même dès le retour du serveur.',
     retryFailed: 'Réessayer les fichiers en échec',
     resumedAt: 'repris à {percent} %',
     resumeHint: "Votre dernier téléversement ne s'est pas terminé. Choisissez à nouveau les mêmes fichiers pour reprendre là où il s'est arrêté.",
@@ -247,5 +247,7 @@ export default {
     name: '{what} · {date}',
     files: 'Aucun fichier | 1 fichier | {n} fichiers',
     photos: '1 photo | {n} photos',
+    videos: '1 vidéo | {n} vidéos',
+    from: 'Envoyé par {sender}',
   },
 };

@@ -57,7 +57,7 @@ export default {
     lost: 'Connection lost, retrying in {s} s',
     lostNow: 'Connection lost, retrying now…',
     retryNow: 'Retry now',
-    unreachable: "The server can't be reached. Your files are safe: try again when the connection is back.",
+    unreachable: "The server can't be reached. Your files are safe: the upload continues by itself when the server is back.",
     retryFailed: 'Retry failed files',
     resumedAt: 'continued at {percent} %',
     resumeHint: 'Your last upload did not finish. Choose the same files again to continue where it stopped.',
@@ -247,5 +247,7 @@ export default {
     name: '{what} · {date}',
     files: 'No files | 1 file | {n} files',
     photos: '1 photo | {n} photos',
+    videos: '1 video | {n} videos',
+    from: 'From {sender}',
   },
 };

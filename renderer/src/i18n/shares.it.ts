@@ -57,7 +57,7 @@ export default {
     lost: 'Connessione persa, nuovo tentativo tra {s} s',
     lostNow: 'Connessione persa, nuovo tentativo in corso…',
     retryNow: 'Riprova ora',
-    unreachable: 'Il server non è raggiungibile. I tuoi file sono al sicuro: riprova quando torna la connessione.',
+    unreachable: 'Il server non è raggiungibile. I tuoi file sono al sicuro: il caricamento riprenderà da solo quando il server torna.',
     retryFailed: 'Riprova i file non riusciti',
     resumedAt: 'ripreso al {percent}%',
     resumeHint: 'L’ultimo caricamento non è finito. Scegli di nuovo gli stessi file per riprendere da dove si era fermato.',
@@ -247,5 +247,7 @@ export default {
     name: '{what} · {date}',
     files: 'Nessun file | 1 file | {n} file',
     photos: '1 foto | {n} foto',
+    videos: '1 video | {n} video',
+    from: 'Da {sender}',
   },
 };
