@@ -7,10 +7,11 @@ export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/playwright',
   globalSetup: './test/e2e/global-setup.ts',
-  timeout: 90_000,
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 2,
+  // the specs wait on servers, daemons and throttled uploads more than on the CPU: three at once on two cores
+  workers: 3,
   retries: 0,
   forbidOnly: true,
   reporter: [['list']],

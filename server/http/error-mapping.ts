@@ -60,7 +60,15 @@ export const resultCodeOf: Record<ErrorCode, ResultCode> = {
 };
 
 /** The generic result answering a known error. */
-export const errorResult = (e: AppError): BasicResult => ({ success: false, message: e.message, code: e.reason ?? resultCodeOf[e.code] });
+export const errorResult = (e: AppError): BasicResult | BadRequestResult => {
+  const result: BasicResult = { success: false, message: e.message, code: e.reason ?? resultCodeOf[e.code] };
+  return e.code === 'bad-request' ? { ...result, field: e.field ?? null } : result;
+};
+
+/** Malformed input: the generic result naming the field, for clients that say it in their own words. */
+export interface BadRequestResult extends BasicResult {
+  field: string | null;
+}
 
 /** The generic result of an unexpected failure. */
 export const internalErrorResult = (message = 'An unexpected error occurred.'): BasicResult => ({ success: false, message, code: 'error.internal' });

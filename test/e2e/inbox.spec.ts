@@ -1,9 +1,15 @@
 // The inbox: what arrived through upload links. The home page follows the same live
 // list as the header's badge, so "1 new" above never sits on "Nothing new has
-// arrived" below; a guest's photos open on their pictures on the owner's page.
+// arrived" below; a guest's photos open on their pictures on the owner's page; shares
+// nobody named, and the names the server composed, read in the viewer's language; an
+// upload an outage stopped says so and offers nothing that cannot work.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { pngImage } from './helpers.js';
-import { expect, signInContext, test } from './fixtures.js';
+import { startServer } from '../support/server.js';
+import { MiB, pngImage, randomFile, throttleUpload } from './helpers.js';
+import { Api, expect, signInContext, test } from './fixtures.js';
 import { screenshotsLightDark } from './page-checks.js';
 
 const sizes = {
@@ -86,8 +92,76 @@ for (const [size, device] of Object.entries(sizes)) {
     const table = page.locator('[data-test=share-table]');
     await expect(table.locator(`a[href="/app/upload/${files}"]`)).toHaveText(`2 Dateien · ${day}`);
     await expect(table).not.toContainText(files.slice(0, 11));
+    await expect(table.locator(`a[href="/app/upload/${photos}"]`)).toHaveText(`3 Fotos · ${day}`);
+    // the server named a guest's upload in its own language (English); a German page says it in German
+    const aliasId = await api.createAlias(user.token, { name: 'Fest' });
+    const guestShare = await guestUpload(server.url, aliasId, [
+      { name: 'p.png', content: new Blob([new Uint8Array(png)], { type: 'image/png' }) },
+      { name: 'q.png', content: new Blob([new Uint8Array(png)], { type: 'image/png' }) },
+    ]);
+    const told = await fetch(`${server.url}/api/v2/alias/mail/notify/${guestShare}`, {
+      method: 'POST',
+      headers: { 'Service-Alias': aliasId, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sender: 'Anna' }),
+    });
+    expect(told.status).toBe(200);
+    expect((await api.shareDetail(user.token, guestShare)).name).toMatch(/^From Anna · 2 photos · /);
+    await page.reload();
+    await expect(table.locator(`a[href="/app/upload/${guestShare}"]`)).toHaveText(`Von Anna · 2 Fotos · ${day}`);
     await table.locator(`a[href="/app/upload/${photos}"]`).click();
     await expect(page.locator('[data-test=share-title]')).toHaveText(`3 Fotos · ${day}`);
     await context.close();
+  });
+}
+
+for (const [size, device] of Object.entries(sizes)) {
+  test(`an upload an outage stopped says who sent it and what arrived, and offers no download of the rest (${size})`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const dataDir = mkdtempSync(join(tmpdir(), 'pier-outage-'));
+    const config = { webapp: { 'chunk-size': '1M', 'retry-delays': [0] } };
+    let server = await startServer({ dataDir, config });
+    const port = Number(new URL(server.url).port);
+    try {
+      const api = new Api(server);
+      const owner = await api.createAccount();
+      const aliasId = await api.createAlias(owner.token, { name: 'Drop box' });
+      const guest = await browser.newContext({ ...device, baseURL: server.url });
+      const page = await guest.newPage();
+      await page.goto(`/app/share/${aliasId}`);
+      await page.locator('#guest-sender').fill('Ben');
+      await throttleUpload(page, 1 * MiB);
+      await page.locator('[data-test=file-input]').setInputFiles([
+        { name: 'a-small.txt', mimeType: 'text/plain', buffer: Buffer.from('the small one\n') },
+        { name: 'b-video.bin', mimeType: 'application/octet-stream', buffer: randomFile(12 * MiB) },
+      ]);
+      await page.locator('[data-test=guest-send]').click();
+      const big = page.locator('[data-test=upload-progress] li[data-file="b-video.bin"]');
+      await expect.poll(async () => Number(await big.getAttribute('data-sent')), { timeout: 20_000 }).toBeGreaterThan(MiB);
+      // the server goes away mid-file, and the guest gives up before it is back
+      await server.stop();
+      await guest.close();
+      server = await startServer({ dataDir, config: { ...config, bind: { address: '127.0.0.1', port } } });
+
+      const [share] = await api.searchShares(owner.token);
+      const context = await browser.newContext({ ...device, baseURL: server.url });
+      await signInContext(context, server.url, owner);
+      const owners = await context.newPage();
+      await owners.goto(`/app/upload/${share!.id}`);
+      await expect(owners.locator('[data-test=share-title]')).toHaveText(/^From Ben · 2 files · /);
+      await expect(owners.locator('[data-test=unfinished-upload]')).toHaveText('Ben’s upload did not finish. 1 of 2 files arrived whole.');
+      const complete = owners.locator('[data-test=file-list] li[data-file="a-small.txt"]');
+      const partial = owners.locator('[data-test=file-list] li[data-file="b-video.bin"]');
+      await expect(complete.locator('[data-test=download]')).toBeVisible();
+      await expect(partial.locator('[data-test=incomplete]')).toBeVisible();
+      await expect(partial.locator('[data-test=incomplete-note]')).toContainText(/ of 12\.0 MB arrived\./);
+      // nothing that cannot work: no download, preview, zoom or ZIP place for the partial file
+      await expect(partial.locator('a, [data-test=toggle-preview], input[type=checkbox]')).toHaveCount(0);
+      await expect(owners.locator('[data-test=zip-size]')).toContainText(/^ZIP: 14\sB/);
+      await expect(owners.locator('[data-test=zip-download]')).toHaveText('Download all as ZIP');
+      await screenshotsLightDark(owners, `inbox-unfinished-${size}`, { axe: true });
+      await context.close();
+    } finally {
+      await server.stop();
+    }
   });
 }

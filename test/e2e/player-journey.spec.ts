@@ -103,6 +103,8 @@ for (const { screen, theme, lang } of combos) {
     user,
     mpd,
   }) => {
+    // a long journey: on a busy two-core machine it takes over a minute
+    test.setTimeout(150_000);
     const m = messages[lang].player;
     const yes = messages[lang].common.yes;
     const touch = screen === 'phone';

@@ -216,7 +216,8 @@ for (const [screen, theme, lang, byItself] of [
     const { context, page } = await guestPage(browser, server.url, screen, theme, lang);
     const shot = (name: string) =>
       page.screenshot({ path: lang === 'gb' ? screenPath(`${name}-${screen}-${theme}`) : `test-results/screenshots/${name}-${screen}-${theme}-${lang}.png`, fullPage: true });
-    const video = randomFile(6 * MiB);
+    // long enough at the throttled rate to be still on its way when the connection drops
+    const video = randomFile(16 * MiB);
     const notes = Buffer.from('bring snacks\n');
 
     await page.goto(`/app/share/${aliasId}`);

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     /** the server's result code (e.g. `share.password-wrong`); undefined when the answer had none */
     readonly code?: string,
+    /** the request field a 400 answer names (`email`, `meta.name`), when it names one */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -81,7 +83,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   const data: unknown = text === '' ? undefined : parseJson(text);
   if (!response.ok) {
     if (response.status === 401 && !options.noAuthRedirect && securedPath.test(path)) hooks.onUnauthorized();
-    throw new ApiError(response.status, messageOf(data) ?? `${response.status} ${response.statusText}`.trim(), codeOf(data));
+    throw new ApiError(response.status, messageOf(data) ?? `${response.status} ${response.statusText}`.trim(), codeOf(data), fieldOf(data));
   }
   return data as T;
 }
@@ -105,11 +107,12 @@ export async function apiResult<T extends BasicResult = BasicResult>(path: strin
 }
 
 /** The message and result code of an error answer's body, when it is JSON that has them. */
-export function failureOf(text: string): { message?: string; code?: string } {
+export function failureOf(text: string): { message?: string; code?: string; field?: string } {
   const data = parseJson(text);
   const message = messageOf(data);
   const code = codeOf(data);
-  return { ...(message === undefined ? {} : { message }), ...(code === undefined ? {} : { code }) };
+  const field = fieldOf(data);
+  return { ...(message === undefined ? {} : { message }), ...(code === undefined ? {} : { code }), ...(field === undefined ? {} : { field }) };
 }
 
 function parseJson(text: string): unknown {
@@ -119,6 +122,10 @@ function parseJson(text: string): unknown {
     // Error pages from a proxy in front of the server are often plain text or HTML.
     return text;
   }
+}
+
+function fieldOf(data: unknown): string | undefined {
+  return typeof data === 'object' && data !== null && 'field' in data && typeof data.field === 'string' ? data.field : undefined;
 }
 
 function codeOf(data: unknown): string | undefined {

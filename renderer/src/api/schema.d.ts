@@ -4789,6 +4789,17 @@ export interface components {
             message: string;
             code: components["schemas"]["ResultCode"];
         };
+        /** @description malformed input: the generic result with the field that is wrong, so a client can say so in its own language */
+        BadRequestResult: {
+            /** @enum {boolean} */
+            success: false;
+            /** @description in English, e.g. `Invalid value for 'email': 'x' is not an e-mail address.` */
+            message: string;
+            /** @enum {string} */
+            code: "error.bad-request";
+            /** @description the field as the request names it (`email`, `meta.name`, `body`, `path`), null when no one field is wrong */
+            field: string | null;
+        };
         /** @description why a publish id cannot be opened: no such publication (never published, deleted, or published again under a new id), unpublished by its owner, expired, or all its views used */
         ShareUnavailableResult: {
             /** @enum {boolean} */
@@ -4966,6 +4977,15 @@ export interface components {
         ShareListItem: {
             id: string;
             name: string | null;
+            /** @description true while `name` is the one the server composed for a guest's upload (`From Anna · 3 photos · 23 Nov`, in the server's default language); a client may compose it again from `sender`, the files and `created` in its own language */
+            autoNamed: boolean;
+            /** @description the guest's name of an upload, when given */
+            sender: string | null;
+            /**
+             * @description photo when every file is an image, video when every file is a video, else file; null without files
+             * @enum {string|null}
+             */
+            filesKind: "photo" | "video" | "file" | null;
             aliasName: string | null;
             /** @description the alias the share was uploaded through, as `aliasName` with its id; null without one */
             aliasInfo: components["schemas"]["AliasIdName"] | (never | null);
@@ -5047,6 +5067,10 @@ export interface components {
             /** @description the share id; on the public route the publish id */
             id: string;
             name: string | null;
+            /** @description true while `name` is the one the server composed for a guest's upload; see the share list */
+            autoNamed: boolean;
+            /** @description the guest's name of an upload, when given; on the public route only while it is part of the composed name */
+            sender: string | null;
             /** @description always null on the public route */
             aliasId: string | null;
             /** @description always null on the public route */
@@ -5126,6 +5150,8 @@ export interface components {
             maxViews: number;
             /** @description empty means none */
             password?: string | null;
+            /** @description guests only (ignored for signed-in users): the guest's name, as typed; cleaned and bounded as on `notify`, so an upload that never finishes still says who sent it */
+            sender?: string | null;
         };
         IdResult: {
             success: boolean;
@@ -5605,13 +5631,13 @@ export interface components {
                 "application/json": components["schemas"]["InviteResult"];
             };
         };
-        /** @description malformed input; the message names the field */
+        /** @description malformed input; `field` and the message name the field */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BasicResult"];
+                "application/json": components["schemas"]["BadRequestResult"];
             };
         };
         /** @description missing, invalid or expired token */
@@ -7080,7 +7106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BasicResult"];
+                    "application/json": components["schemas"]["BadRequestResult"];
                     "text/plain": string;
                 };
             };
@@ -7172,7 +7198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BasicResult"];
+                    "application/json": components["schemas"]["BadRequestResult"];
                     "text/plain": string;
                 };
             };
@@ -7308,7 +7334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BasicResult"];
+                    "application/json": components["schemas"]["BadRequestResult"];
                     "text/plain": string;
                 };
             };
@@ -7704,7 +7730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BasicResult"];
+                    "application/json": components["schemas"]["BadRequestResult"];
                     "text/plain": string;
                 };
             };
@@ -7796,7 +7822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BasicResult"];
+                    "application/json": components["schemas"]["BadRequestResult"];
                     "text/plain": string;
                 };
             };
@@ -7932,7 +7958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BasicResult"];
+                    "application/json": components["schemas"]["BadRequestResult"];
                     "text/plain": string;
                 };
             };

@@ -141,7 +141,7 @@ export function useUploader() {
     const body = res.getBody()?.trim() ?? '';
     // a JSON result, or a plain-text answer
     const failure = failureOf(body);
-    if (failure.message !== undefined) return resultMessage({ message: failure.message, code: failure.code });
+    if (failure.message !== undefined) return resultMessage({ message: failure.message, code: failure.code, field: failure.field });
     return body || t('common.errors.server', { message: String(status) });
   }
 

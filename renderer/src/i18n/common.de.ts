@@ -60,6 +60,7 @@ export default {
   poweredBy: 'Betrieben mit {name}',
   serverUnreachable: 'Der Server ist nicht erreichbar: {message}',
   errors: {
+    badField: 'Der Wert von „{field}“ ist ungültig.',
     network: 'Der Server ist nicht erreichbar. Prüf deine Verbindung und versuch es noch einmal.',
     forbidden: 'Das darfst du nicht.',
     notFound: 'Das gibt es nicht oder nicht mehr.',
@@ -84,5 +85,16 @@ export default {
     days: '{n} Tag | {n} Tage',
     hours: '{n} Stunde | {n} Stunden',
     minutes: '{n} Minute | {n} Minuten',
+  },
+  fields: {
+    email: 'E-Mail-Adresse',
+    login: 'Benutzername',
+    password: 'Passwort',
+    name: 'Name',
+    recipients: 'Empfänger',
+    sender: 'dein Name',
+    validity: 'Gültigkeit',
+    maxViews: 'maximale Aufrufe',
+    description: 'Beschreibung',
   },
 };

@@ -60,6 +60,7 @@ export default {
   poweredBy: 'Funciona con {name}',
   serverUnreachable: 'No se ha podido conectar con el servidor: {message}',
   errors: {
+    badField: 'El valor de «{field}» no es válido.',
     network: 'No se ha podido conectar con el servidor. Comprueba la conexión y vuelve a intentarlo.',
     forbidden: 'No tienes permiso para hacer esto.',
     notFound: 'No existe o ya no está disponible.',
@@ -84,5 +85,16 @@ export default {
     days: '{n} día | {n} días',
     hours: '{n} hora | {n} horas',
     minutes: '{n} minuto | {n} minutos',
+  },
+  fields: {
+    email: 'correo electrónico',
+    login: 'usuario',
+    password: 'contraseña',
+    name: 'nombre',
+    recipients: 'destinatarios',
+    sender: 'tu nombre',
+    validity: 'validez',
+    maxViews: 'visitas máximas',
+    description: 'descripción',
   },
 };

@@ -60,6 +60,7 @@ export default {
   poweredBy: 'Propulsé par {name}',
   serverUnreachable: 'Le serveur est injoignable : {message}',
   errors: {
+    badField: 'La valeur de « {field} » n’est pas valide.',
     network: 'Le serveur est injoignable. Vérifiez la connexion et réessayez.',
     forbidden: "Vous n'avez pas le droit de faire cela.",
     notFound: "Ceci n'existe pas ou n'est plus disponible.",
@@ -84,5 +85,16 @@ export default {
     days: '{n} jour | {n} jours',
     hours: '{n} heure | {n} heures',
     minutes: '{n} minute | {n} minutes',
+  },
+  fields: {
+    email: 'adresse e-mail',
+    login: 'identifiant',
+    password: 'mot de passe',
+    name: 'nom',
+    recipients: 'destinataires',
+    sender: 'votre nom',
+    validity: 'validité',
+    maxViews: 'vues maximales',
+    description: 'description',
   },
 };

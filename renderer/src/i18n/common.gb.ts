@@ -60,6 +60,7 @@ export default {
   poweredBy: 'Powered by {name}',
   serverUnreachable: 'The server could not be reached: {message}',
   errors: {
+    badField: 'The value of “{field}” is not valid.',
     network: 'The server could not be reached. Check the connection and try again.',
     forbidden: 'You are not allowed to do this.',
     notFound: 'This does not exist or is no longer available.',
@@ -84,5 +85,16 @@ export default {
     days: '{n} day | {n} days',
     hours: '{n} hour | {n} hours',
     minutes: '{n} minute | {n} minutes',
+  },
+  fields: {
+    email: 'e-mail address',
+    login: 'login',
+    password: 'password',
+    name: 'name',
+    recipients: 'recipients',
+    sender: 'your name',
+    validity: 'validity',
+    maxViews: 'maximum views',
+    description: 'description',
   },
 };

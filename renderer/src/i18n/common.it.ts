@@ -60,6 +60,7 @@ export default {
   poweredBy: 'Realizzato con {name}',
   serverUnreachable: 'Impossibile raggiungere il server: {message}',
   errors: {
+    badField: 'Il valore di «{field}» non è valido.',
     network: 'Impossibile raggiungere il server. Controlla la connessione e riprova.',
     forbidden: 'Non hai il permesso di farlo.',
     notFound: 'Non esiste o non è più disponibile.',
@@ -84,5 +85,16 @@ export default {
     days: '{n} giorno | {n} giorni',
     hours: '{n} ora | {n} ore',
     minutes: '{n} minuto | {n} minuti',
+  },
+  fields: {
+    email: 'indirizzo e-mail',
+    login: 'nome utente',
+    password: 'password',
+    name: 'nome',
+    recipients: 'destinatari',
+    sender: 'il tuo nome',
+    validity: 'validità',
+    maxViews: 'visualizzazioni massime',
+    description: 'descrizione',
   },
 };

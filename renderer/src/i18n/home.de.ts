@@ -10,7 +10,6 @@ export default {
   uploadLinks: 'Upload-Links',
   newGuestUploads: 'Neue Gast-Uploads',
   noNewGuestUploads: 'Über deine Upload-Links ist nichts Neues angekommen.',
-  guestUploadUnnamed: 'Upload ohne Namen',
   guestUploadVia: 'über {link}',
   markSeen: 'Als gesehen markieren',
   newUploadLink: 'Neuer Upload-Link',

@@ -10,7 +10,6 @@ export default {
   uploadLinks: 'Enlaces de subida',
   newGuestUploads: 'Nuevos envíos de invitados',
   noNewGuestUploads: 'No ha llegado nada nuevo a través de tus enlaces de subida.',
-  guestUploadUnnamed: 'Envío sin nombre',
   guestUploadVia: 'a través de {link}',
   markSeen: 'Marcar como visto',
   newUploadLink: 'Nuevo enlace de subida',

@@ -10,7 +10,6 @@ export default {
   uploadLinks: 'Liens de dépôt',
   newGuestUploads: 'Nouveaux dépôts d’invités',
   noNewGuestUploads: 'Rien de nouveau n’est arrivé par vos liens de dépôt.',
-  guestUploadUnnamed: 'Dépôt sans nom',
   guestUploadVia: 'via {link}',
   markSeen: 'Marquer comme vu',
   newUploadLink: 'Nouveau lien de dépôt',

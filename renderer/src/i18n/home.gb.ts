@@ -10,7 +10,6 @@ export default {
   uploadLinks: 'Upload links',
   newGuestUploads: 'New guest uploads',
   noNewGuestUploads: 'Nothing new has arrived through your upload links.',
-  guestUploadUnnamed: 'Unnamed upload',
   guestUploadVia: 'via {link}',
   markSeen: 'Mark as seen',
   newUploadLink: 'New upload link',

@@ -10,7 +10,6 @@ export default {
   uploadLinks: 'Link di caricamento',
   newGuestUploads: 'Nuovi caricamenti degli ospiti',
   noNewGuestUploads: 'Non è arrivato niente di nuovo dai tuoi link di caricamento.',
-  guestUploadUnnamed: 'Caricamento senza nome',
   guestUploadVia: 'tramite {link}',
   markSeen: 'Segna come visto',
   newUploadLink: 'Nuovo link di caricamento',

@@ -140,7 +140,9 @@ export default {
   },
   detail: {
     title: 'Freigabe',
-    unnamed: 'Freigabe {id}',
+    unfinished: 'Dieser Upload wurde nicht fertig.',
+    unfinishedFrom: 'Der Upload von {sender} wurde nicht fertig.',
+    arrivedWhole: '{arrived} von {total} Datei ist vollständig angekommen. | {arrived} von {total} Dateien sind vollständig angekommen.',
     notFound: 'Freigabe nicht gefunden',
     backToList: 'Zurück zu den Freigaben',
     fromAlias: 'Hochgeladen über den Upload-Link „{alias}“.',
@@ -221,6 +223,7 @@ export default {
     noPreview: 'Für diesen Dateityp gibt es keine Vorschau.',
     noPreviewIncomplete: 'Keine Vorschau: Die Datei ist unvollständig.',
     incompleteNote: 'Diese Datei wird noch hochgeladen, oder ihr Upload wurde unterbrochen. Du kannst sie herunterladen, sobald sie vollständig ist.',
+    arrived: '{stored} von {size} sind angekommen.',
     previewFailed: 'Die Vorschau konnte nicht geladen werden.',
     textCut: 'Nur der Anfang wird angezeigt.',
   },

@@ -140,7 +140,9 @@ export default {
   },
   detail: {
     title: 'Compartido',
-    unnamed: 'Compartido {id}',
+    unfinished: 'Esta subida no terminó.',
+    unfinishedFrom: 'La subida de {sender} no terminó.',
+    arrivedWhole: 'Ha llegado completo {arrived} de {total} archivo. | Han llegado completos {arrived} de {total} archivos.',
     notFound: 'Compartido no encontrado',
     backToList: 'Volver a tus compartidos',
     fromAlias: 'Recibido a través del enlace de subida «{alias}».',
@@ -221,6 +223,7 @@ export default {
     noPreview: 'No hay vista previa para este tipo de archivo.',
     noPreviewIncomplete: 'Sin vista previa: el archivo no está completo.',
     incompleteNote: 'Este archivo aún se está subiendo o su subida se interrumpió. Se podrá descargar cuando esté completo.',
+    arrived: 'Han llegado {stored} de {size}.',
     previewFailed: 'No se ha podido cargar la vista previa.',
     textCut: 'Solo se muestra el principio.',
   },

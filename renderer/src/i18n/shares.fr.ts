@@ -140,7 +140,9 @@ export default {
   },
   detail: {
     title: 'Partage',
-    unnamed: 'Partage {id}',
+    unfinished: 'Ce dépôt n’est pas allé au bout.',
+    unfinishedFrom: 'Le dépôt de {sender} n’est pas allé au bout.',
+    arrivedWhole: '{arrived} fichier sur {total} est arrivé en entier. | {arrived} fichiers sur {total} sont arrivés en entier.',
     notFound: 'Partage introuvable',
     backToList: 'Retour à vos partages',
     fromAlias: 'Déposé via le lien de dépôt « {alias} ».',
@@ -221,6 +223,7 @@ export default {
     noPreview: "Pas d'aperçu pour ce type de fichier.",
     noPreviewIncomplete: "Pas d'aperçu : le fichier est incomplet.",
     incompleteNote: "Ce fichier est encore en cours de téléversement, ou son téléversement s'est interrompu. Il pourra être téléchargé une fois complet.",
+    arrived: '{stored} sur {size} sont arrivés.',
     previewFailed: "L'aperçu n'a pas pu être chargé.",
     textCut: 'Seul le début est affiché.',
   },

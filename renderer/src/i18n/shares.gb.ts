@@ -140,7 +140,9 @@ export default {
   },
   detail: {
     title: 'Share',
-    unnamed: 'Share {id}',
+    unfinished: 'This upload did not finish.',
+    unfinishedFrom: '{sender}’s upload did not finish.',
+    arrivedWhole: '{arrived} of {total} file arrived whole. | {arrived} of {total} files arrived whole.',
     notFound: 'Share not found',
     backToList: 'Back to your shares',
     fromAlias: 'Uploaded through the upload link “{alias}”.',
@@ -221,6 +223,7 @@ export default {
     noPreview: 'No preview for this type of file.',
     noPreviewIncomplete: 'No preview: the file is not complete.',
     incompleteNote: 'This file is still being uploaded, or its upload stopped. It can be downloaded once it is complete.',
+    arrived: '{stored} of {size} arrived.',
     previewFailed: 'The preview could not be loaded.',
     textCut: 'Only the beginning is shown.',
   },

@@ -140,7 +140,9 @@ export default {
   },
   detail: {
     title: 'Condivisione',
-    unnamed: 'Condivisione {id}',
+    unfinished: 'Questo caricamento non è terminato.',
+    unfinishedFrom: 'Il caricamento di {sender} non è terminato.',
+    arrivedWhole: '{arrived} file su {total} è arrivato completo. | {arrived} file su {total} sono arrivati completi.',
     notFound: 'Condivisione non trovata',
     backToList: 'Torna alle tue condivisioni',
     fromAlias: 'Ricevuta tramite il link di caricamento “{alias}”.',
@@ -221,6 +223,7 @@ export default {
     noPreview: 'Nessuna anteprima per questo tipo di file.',
     noPreviewIncomplete: 'Nessuna anteprima: il file non è completo.',
     incompleteNote: 'Questo file è ancora in caricamento, oppure il caricamento si è interrotto. Si potrà scaricare quando sarà completo.',
+    arrived: 'Sono arrivati {stored} su {size}.',
     previewFailed: 'Impossibile caricare l’anteprima.',
     textCut: 'Viene mostrato solo l’inizio.',
   },

@@ -8,6 +8,7 @@ import { failId, okId, type IdResult } from '../../common/result.js';
 import type { Database } from '../../db/schema.js';
 import { hashPassword } from '../auth/password-hash.js';
 import { lockAlias } from '../aliases/alias.repository.js';
+import { cleanSender } from '../aliases/guest-share-name.js';
 import { ownerOf, type Accessor } from './accessor.js';
 import { allowanceShares, insertShare, setGuestKey } from './share.repository.js';
 
@@ -18,6 +19,8 @@ export interface ShareProperties {
   description: string | null;
   maxViews: number;
   password: string | null;
+  /** guests only: the name they typed (see `cleanSender`) */
+  sender?: string | null;
 }
 
 export interface ShareRules {
@@ -82,6 +85,7 @@ export const createShare = async (
   const checked = checkNewShare(a, props, rules);
   if (!checked.ok) return checked.result;
   const id = randomId();
+  const sender = a.kind === 'alias' ? cleanSender(props.sender) : null;
   const password = checked.password === null ? null : await hashPassword(checked.password);
   const insert = (q: Kysely<Database>, now: number) =>
     insertShare(q, {
@@ -94,6 +98,7 @@ export const createShare = async (
       passwordHash: password,
       description: props.description || null,
       created: now,
+      sender,
     });
   if (a.kind === 'user') {
     await insert(db, clock.now());

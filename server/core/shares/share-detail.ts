@@ -35,6 +35,9 @@ export const describeShare = async (
   return {
     id: path.key,
     name: share.name,
+    autoNamed: share.autoNamed,
+    // a recipient learns the guest's name only where the composed name already says it
+    sender: path.public && !share.autoNamed ? null : share.sender,
     aliasId: path.public ? null : share.aliasId,
     aliasName: path.public ? null : share.aliasName,
     validity: share.validity,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { toBool, type Database } from '../../db/schema.js';
 import { containsIgnoreCase } from '../../db/sql-helpers.js';
 import type { Accessor } from './accessor.js';
-import { accessibleShares } from './share.repository.js';
+import { accessibleShares, isAutoNamed } from './share.repository.js';
 import type { ShareListItem } from './share.types.js';
 
 export interface SearchQuery {
@@ -38,6 +38,8 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       'publish_shares.publish_until as publish_until',
       'publish_shares.views as views',
       'shares.activity_downloaded as downloaded',
+      'shares.sender as sender',
+      'shares.auto_name as auto_name',
     ])
     .select((eb) => [
       eb
@@ -51,6 +53,20 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
         .select((sub) => sub.fn.sum<number>('file_meta.length').as('s'))
         .whereRef('share_files.share_id', '=', 'shares.id')
         .as('file_size'),
+      eb
+        .selectFrom('share_files')
+        .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
+        .select(eb.fn.countAll<number>().as('c'))
+        .whereRef('share_files.share_id', '=', 'shares.id')
+        .where('file_meta.mimetype', 'like', 'image/%')
+        .as('image_count'),
+      eb
+        .selectFrom('share_files')
+        .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
+        .select(eb.fn.countAll<number>().as('c'))
+        .whereRef('share_files.share_id', '=', 'shares.id')
+        .where('file_meta.mimetype', 'like', 'video/%')
+        .as('video_count'),
     ])
     .where('shares.id', 'in', accessibleShares(db, a));
   if (query.q) {
@@ -72,6 +88,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
     .execute();
   return rows.map((r) => {
     const enabled = r.enabled !== null && toBool(r.enabled);
+    const files = Number(r.file_count ?? 0);
     return {
       id: r.id,
       name: r.name,
@@ -81,12 +98,15 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       maxViews: Number(r.max_views),
       password: r.password !== null,
       created: Number(r.created),
-      files: Number(r.file_count ?? 0),
+      files,
       size: Number(r.file_size ?? 0),
       published: enabled ? Number(r.publish_until) > now : null,
       views: Number(r.views ?? 0),
       publishUntil: enabled ? Number(r.publish_until) : null,
       downloaded: r.downloaded === null ? null : Number(r.downloaded),
+      autoNamed: isAutoNamed(r.name, r.auto_name),
+      sender: r.sender,
+      filesKind: files === 0 ? null : Number(r.image_count) === files ? 'photo' : Number(r.video_count) === files ? 'video' : 'file',
     };
   });
 };

@@ -18,6 +18,10 @@ export interface ShareRecord {
   aliasId: string | null;
   aliasName: string | null;
   name: string | null;
+  /** whether `name` is the one the server composed for a guest's upload */
+  autoNamed: boolean;
+  /** the guest's name of an upload, when given */
+  sender: string | null;
   validity: number;
   maxViews: number;
   /** the stored password hash, null when the share has none */
@@ -46,6 +50,9 @@ export interface FileRecord {
 
 const num = (v: unknown): number => Number(v ?? 0);
 
+/** Whether a share's name is the one the server composed (nobody renamed it since). */
+export const isAutoNamed = (name: string | null, autoName: string | null): boolean => !!name && name === autoName;
+
 export const findShare = async (db: Db, shareId: string): Promise<ShareRecord | undefined> => {
   const row = await db
     .selectFrom('shares')
@@ -61,6 +68,8 @@ export const findShare = async (db: Db, shareId: string): Promise<ShareRecord | 
     aliasId: row.alias_id,
     aliasName: row.alias_name ?? null,
     name: row.name,
+    autoNamed: isAutoNamed(row.name, row.auto_name),
+    sender: row.sender,
     validity: num(row.validity),
     maxViews: num(row.max_views),
     passwordHash: row.password,
@@ -218,7 +227,7 @@ export const canAccessShare = async (db: Db, a: Accessor, shareId: string): Prom
 };
 
 /** A new share: a share record without the alias name, which the alias row gives. */
-export type NewShare = Omit<ShareRecord, 'aliasName'>;
+export type NewShare = Omit<ShareRecord, 'aliasName' | 'autoNamed' | 'sender'> & { sender?: string | null };
 
 export const insertShare = async (db: Db, s: NewShare): Promise<void> => {
   await db
@@ -233,6 +242,7 @@ export const insertShare = async (db: Db, s: NewShare): Promise<void> => {
       password: s.passwordHash,
       description: s.description,
       created: s.created,
+      sender: s.sender ?? null,
     })
     .execute();
 };

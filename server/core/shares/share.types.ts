@@ -20,7 +20,15 @@ export interface ShareListItem {
   publishUntil: number | null;
   /** epoch ms of the share's first complete download (a file or the ZIP), null before */
   downloaded: number | null;
+  /** whether `name` is the one the server composed for a guest's upload (clients may compose it again in their own language) */
+  autoNamed: boolean;
+  /** the guest's name of an upload, when given */
+  sender: string | null;
+  /** what the files are: all images, all videos, else files; null without files */
+  filesKind: FilesKind | null;
 }
+
+export type FilesKind = 'photo' | 'video' | 'file';
 
 export interface SharePublish {
   id: string;
@@ -48,6 +56,10 @@ export interface ShareDetail {
   /** the private share id for the owner; the publish id on the public route */
   id: string;
   name: string | null;
+  /** whether `name` is the one the server composed for a guest's upload */
+  autoNamed: boolean;
+  /** the guest's name of an upload, when given */
+  sender: string | null;
   aliasId: string | null;
   aliasName: string | null;
   validity: number;

@@ -23,6 +23,7 @@ const toProperties = (b: Record<string, unknown>): ShareProperties => ({
   description: typeof b['description'] === 'string' ? b['description'] : null,
   maxViews: Number(b['maxViews']),
   password: typeof b['password'] === 'string' ? b['password'] : null,
+  sender: typeof b['sender'] === 'string' ? b['sender'] : null,
 });
 
 const multipart = (req: Request) => ({ headers: req.headers, body: req });

@@ -4,6 +4,7 @@ import { manualClock } from '../../../server/common/clock.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { filesBelow, startUploadServer } from '../uploads/support.js';
 import { bytes, createAlias, createUser, DAY, guest, guestShare, guestTusUpload, multipartForm, postForm, type AliasBody, type Result, type User } from './support.js';
+import { publish } from '../../support/share-fixtures.js';
 
 const MB = 1024 * 1024;
 
@@ -192,6 +193,47 @@ describe('guest shares are named after the sender and their files', () => {
     await photos(s, aliasId, named, 1);
     await notify(s, aliasId, named, { sender: 'Ben' });
     expect((await shareOf(s, alice, named)).name).toBe('Receipts 2026');
+  });
+
+  it('gives clients the parts of a composed name (sender, kind, and whether it is composed), so they say it in their own language', async () => {
+    type Item = { id: string; name: string; autoNamed: boolean; sender: string | null; filesKind: string | null };
+    const aliasId = await createAlias(s, alice, { name: 'Clara’s link' });
+    const shareId = await guestShare(s, aliasId);
+    await photos(s, aliasId, shareId, 2);
+    await notify(s, aliasId, shareId, { sender: 'Clara' });
+    const listed = async () =>
+      (await s.request<{ items: Item[] }>('GET', '/api/v2/sec/share/search?q=clara', undefined, { token: alice.token })).body.items.find((i) => i.id === shareId)!;
+    expect(await listed()).toMatchObject({ autoNamed: true, sender: 'Clara', filesKind: 'photo' });
+    expect(await shareOf(s, alice, shareId)).toMatchObject({ autoNamed: true, sender: 'Clara' });
+    // a recipient of the published share reads the sender only as part of the composed name
+    const pid = await publish(s, alice.token, shareId);
+    const open = async () => (await s.request<{ name: string; autoNamed: boolean; sender: string | null }>('GET', `/api/v2/open/share/${pid}`)).body;
+    expect(await open()).toMatchObject({ autoNamed: true, sender: 'Clara' });
+    await s.request<Result>('POST', `/api/v2/sec/share/${shareId}/name`, { value: 'Clara’s pictures' }, { token: alice.token });
+    expect(await listed()).toMatchObject({ name: 'Clara’s pictures', autoNamed: false, sender: 'Clara' });
+    expect(await open()).toMatchObject({ name: 'Clara’s pictures', autoNamed: false, sender: null });
+    // a share of mixed files is files; one without files has no kind
+    const mixed = await guestShare(s, aliasId);
+    await photos(s, aliasId, mixed, 1);
+    await guestTusUpload(s, aliasId, mixed, bytes(10), 'notes.txt', 64 * 1024, 'text/plain');
+    await notify(s, aliasId, mixed, { sender: 'Clara' });
+    const empty = await guestShare(s, aliasId);
+    const items = (await s.request<{ items: Item[] }>('GET', '/api/v2/sec/share/search', undefined, { token: alice.token })).body.items;
+    expect(items.find((i) => i.id === mixed)).toMatchObject({ filesKind: 'file', autoNamed: true });
+    expect(items.find((i) => i.id === empty)).toMatchObject({ filesKind: null, autoNamed: false, sender: null });
+  });
+
+  it('keeps the sender a guest gives when the share is made, so an upload that never finishes still says who sent it', async () => {
+    const aliasId = await createAlias(s, alice, { name: 'Outage link' });
+    const shareId = await guestShare(s, aliasId, { sender: '  Dana\u202e ' });
+    expect(await shareOf(s, alice, shareId)).toMatchObject({ name: null, autoNamed: false, sender: 'Dana' });
+    // too long is refused as on notify
+    const long = await s.request<Result>('POST', '/api/v2/alias/upload/new', { validity: 0, maxViews: 10, sender: 'D'.repeat(101) }, { headers: guest(aliasId) });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ code: 'error.bad-request', field: 'sender' });
+    // a signed-in user's share has no sender, whatever the body says
+    const own = await s.request<Result>('POST', '/api/v2/sec/upload/new', { validity: DAY, maxViews: 1, sender: 'Mallory' }, { token: alice.token });
+    expect(await shareOf(s, alice, own.body.id!)).toMatchObject({ sender: null, autoNamed: false });
   });
 
   it('names multipart guest uploads without meta.name', async () => {

@@ -153,6 +153,15 @@ describe('result codes', () => {
     ['too many failed sign-ins', 429, 'auth.too-many-attempts', () => until429(10, () => open.post('/api/v2/open/auth/login', { account: 'uma', password: 'guess' }))],
   ];
 
+  it('names the wrong field of malformed input, for a client to say it in its own words', async () => {
+    const mistyped = await root.post('/api/v2/sec/upload/new', { validity: 'soon', maxViews: 1 });
+    expect(mistyped.status).toBe(400);
+    expect(mistyped.body).toMatchObject({ success: false, code: 'error.bad-request', field: 'validity' });
+    const mail = await root.post('/api/v2/sec/settings/email', { email: 'not-an-address' });
+    expect(mail.status).toBe(400);
+    expect(mail.body).toMatchObject({ success: false, code: 'error.bad-request', field: 'email' });
+  });
+
   it('answers each outcome with its status and code, next to the English message', async () => {
     const seen: string[] = [];
     for (const [outcome, status, code, send] of rows) {
@@ -173,6 +182,6 @@ describe('result codes', () => {
   it('gives malformed JSON and unexpected failures their codes too', async () => {
     const bad = await s.request('POST', '/api/v2/open/auth/login', undefined, { raw: '{"account":', headers: { 'Content-Type': 'application/json' } });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ success: false, message: 'The request body is not valid JSON.', code: 'error.bad-request' });
+    expect(bad.body).toEqual({ success: false, message: 'The request body is not valid JSON.', code: 'error.bad-request', field: 'body' });
   });
 });

@@ -64,7 +64,9 @@ describe('the error mapping', () => {
     for (const code of errorCodes) {
       const res = await fetch(`${url}/code/${code}`);
       expect(res.status, code).toBe(statusOf[code]);
-      expect(await res.json()).toEqual({ success: false, message: `failure ${code}`, code: resultCodeOf[code] });
+      // malformed input also names its field (none here)
+      const field = code === 'bad-request' ? { field: null } : {};
+      expect(await res.json()).toEqual({ success: false, message: `failure ${code}`, code: resultCodeOf[code], ...field });
     }
     expect(resultCodeOf).toMatchObject({ 'not-found': 'error.not-found', unauthenticated: 'auth.failed', 'password-wrong': 'share.password-wrong' });
   });
@@ -83,7 +85,7 @@ describe('the error mapping', () => {
   it('answers malformed JSON with 400, not 500', async () => {
     const res = await fetch(`${url}/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ success: false, message: 'The request body is not valid JSON.', code: 'error.bad-request' });
+    expect(await res.json()).toEqual({ success: false, message: 'The request body is not valid JSON.', code: 'error.bad-request', field: 'body' });
   });
 
   it('turns unexpected failures into a 500 with an error id that is logged, without internals', async () => {

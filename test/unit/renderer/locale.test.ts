@@ -22,7 +22,7 @@ interface Setup {
   setI18nLanguage(language: string): void;
 }
 interface Http {
-  ApiError: new (status: number, message: string, code?: string) => Error;
+  ApiError: new (status: number, message: string, code?: string, field?: string) => Error;
 }
 const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(`${src}${path}`).href)) as T;
 
@@ -73,6 +73,25 @@ describe('server results in the user’s language', () => {
     );
     // a proxy's error page has no code
     expect(errorMessage(new ApiError(404, '404 Not Found'))).toBe('Das gibt es nicht oder nicht mehr.');
+  });
+
+  // Regression: a German page said "Die Anfrage wurde nicht angenommen: Invalid value for 'email': ..."
+  it('says which field was wrong in the user’s language, by its label; English keeps the server’s fuller words', async () => {
+    const { errorMessage } = await load<Errors>('lib/errors.ts');
+    const { ApiError } = await load<Http>('api/http.ts');
+    const { setI18nLanguage } = await load<Setup>('i18n/index.ts');
+    const bad = (field: string) => new ApiError(400, `Invalid value for '${field}': 'x' is not an e-mail address.`, 'error.bad-request', field);
+    setI18nLanguage('de');
+    expect(errorMessage(bad('email'))).toBe('Der Wert von „E-Mail-Adresse“ ist ungültig.');
+    expect(errorMessage(bad('meta.colour'))).toBe('Der Wert von „meta.colour“ ist ungültig.');
+    setI18nLanguage('fr');
+    expect(errorMessage(bad('recipients'))).toBe('La valeur de « destinataires » n’est pas valide.');
+    const english = "The request was not accepted: Invalid value for 'email': 'x' is not an e-mail address.";
+    setI18nLanguage('gb');
+    expect(errorMessage(bad('email'))).toBe(english);
+    // an untranslated language gets the server's English rather than half a translation
+    setI18nLanguage('ja');
+    expect(errorMessage(bad('email'))).toBe(english);
   });
 });
 

@@ -13,6 +13,9 @@ const DAY = 86_400_000;
 const item = (over: Partial<ShareListItem> = {}): ShareListItem => ({
   id: 'share-1',
   name: 'Photos',
+  autoNamed: false,
+  sender: null,
+  filesKind: 'file',
   aliasName: null,
   aliasInfo: null,
   validity: DAY,
