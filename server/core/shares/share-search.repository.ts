@@ -41,33 +41,19 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
       'shares.sender as sender',
       'shares.auto_name as auto_name',
     ])
-    .select((eb) => [
-      eb
-        .selectFrom('share_files')
-        .select(eb.fn.countAll<number>().as('c'))
-        .whereRef('share_files.share_id', '=', 'shares.id')
-        .as('file_count'),
-      eb
-        .selectFrom('share_files')
-        .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
-        .select((sub) => sub.fn.sum<number>('file_meta.length').as('s'))
-        .whereRef('share_files.share_id', '=', 'shares.id')
-        .as('file_size'),
-      eb
-        .selectFrom('share_files')
-        .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
-        .select(eb.fn.countAll<number>().as('c'))
-        .whereRef('share_files.share_id', '=', 'shares.id')
-        .where('file_meta.mimetype', 'like', 'image/%')
-        .as('image_count'),
-      eb
-        .selectFrom('share_files')
-        .innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id')
-        .select(eb.fn.countAll<number>().as('c'))
-        .whereRef('share_files.share_id', '=', 'shares.id')
-        .where('file_meta.mimetype', 'like', 'video/%')
-        .as('video_count'),
-    ])
+    .select((eb) => {
+      const files = () =>
+        eb.selectFrom('share_files').innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id').whereRef('share_files.share_id', '=', 'shares.id');
+      const countOf = (mimetypes: string) => files().select(eb.fn.countAll<number>().as('c')).where('file_meta.mimetype', 'like', mimetypes);
+      return [
+        eb.selectFrom('share_files').select(eb.fn.countAll<number>().as('c')).whereRef('share_files.share_id', '=', 'shares.id').as('file_count'),
+        files()
+          .select((sub) => sub.fn.sum<number>('file_meta.length').as('s'))
+          .as('file_size'),
+        countOf('image/%').as('image_count'),
+        countOf('video/%').as('video_count'),
+      ];
+    })
     .where('shares.id', 'in', accessibleShares(db, a));
   if (query.q) {
     const q = query.q;

@@ -167,6 +167,9 @@ describe('shares for their owner', () => {
     expect(item).toEqual({
       id: withFiles,
       name: 'Files',
+      autoNamed: false,
+      sender: null,
+      filesKind: 'file',
       aliasName: null,
       aliasInfo: null,
       validity: DAY,
