@@ -32,7 +32,7 @@ const countTaps = (page: Page) =>
   });
 const taps = (page: Page) => page.evaluate(() => (window as unknown as { taps: number }).taps);
 
-test('the owner gets the room\'s QR code with one tap from the player page', async ({ adminPage: page }) => {
+test('the owner gets the room\'s QR code with one tap from the player page, and keeps the room open longer', async ({ adminPage: page, server, api }) => {
   await page.goto('/app/player');
   await expect(page.locator('[data-test=live-state]')).toHaveText('Live');
   await countTaps(page);
@@ -43,11 +43,25 @@ test('the owner gets the room\'s QR code with one tap from the player page', asy
   await expect(dialog).toBeVisible();
   await expect(dialog.locator('img')).toBeVisible();
   await expect(dialog.locator('.link')).toContainText('/app/room/');
+  const roomId = decodeURIComponent((await dialog.locator('.link').innerText()).split('/app/room/')[1]!.trim());
   expect(await taps(page)).toBe(1);
   await page.screenshot({ path: 'test-results/screenshots/room-owner-qr.png' });
   await page.locator('[data-test=qr-close]').click();
   await expect(page.locator('[data-test=room-panel]')).toBeVisible();
   await screenshotsLightDark(page, 'room-owner-player', { axe: true });
+
+  // the owner keeps the room open longer: a week from now instead of the day it was made for
+  const token = (await api.admin()).token;
+  const validUntil = async () =>
+    (await server.request<{ items: { id: string; validUntil: number }[] }>('GET', '/api/v1/rooms', undefined, { token })).body.items.find((r) => r.id === roomId)!.validUntil;
+  expect(await validUntil()).toBeLessThan(Date.now() + 24 * 3600 * 1000 + 60_000);
+  await page.locator('[data-test=room-panel] summary').click();
+  await page.locator('[data-test=room-open-for]').selectOption({ label: '7 days from now' });
+  const saved = page.waitForResponse((r) => r.url().includes(`/api/v1/rooms/${roomId}`) && r.request().method() === 'PUT');
+  await page.getByRole('button', { name: 'Save' }).click();
+  expect((await saved).status()).toBe(200);
+  const week = 7 * 24 * 3600 * 1000;
+  await expect.poll(async () => (await validUntil()) - Date.now()).toBeGreaterThan(week - 60_000);
 });
 
 test('a guest joins, finds, adds, sees it queued with their name and votes in four taps, on a phone, in German', async ({ browser, server, api }) => {
