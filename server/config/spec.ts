@@ -117,7 +117,7 @@ const webapp = group(
     'chunk-size': size('10M', 'Amount the client sends in one upload request; the server re-chunks smaller', { min: 1 }),
     'retry-delays': ints(
       [0, 3000, 6000, 12000, 24000, 48000],
-      'Milliseconds the client waits before each upload retry; the length is the number of retries',
+      'Milliseconds the client waits before each upload retry; the length is the number of retries. After the last one the page keeps trying as often as the last delay (5 to 30 s) and continues by itself when the server answers',
       { min: 0 },
     ),
     'welcome-message': optional('', 'Markdown shown on the login page'),
