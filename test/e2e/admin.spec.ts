@@ -1,7 +1,7 @@
 // Administration through the UI: an admin creates an account, disables it, and the
 // disabled account can no longer sign in. Also the settings and invitation pages:
 // accessibility and screenshots in light and dark.
-import { expect, test, uniqueLogin } from './fixtures.js';
+import { expect, signInContext, test, uniqueLogin } from './fixtures.js';
 import { expectAccessible, screenshotsLightDark } from './page-checks.js';
 
 test('an admin creates and disables an account; the disabled account cannot sign in', async ({ adminPage: page, browser, api, server }) => {
@@ -85,3 +85,26 @@ test('the invitation page and the desktop page outside the desktop app', async (
   await expect(page.locator('[data-test=desktop-unavailable]')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Desktop' })).toHaveCount(0);
 });
+
+// Regression: a German page said "Die Anfrage wurde nicht angenommen: Invalid value for 'email': ...".
+for (const [size, device] of [
+  ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+  ['desktop', { viewport: { width: 1280, height: 900 } }],
+] as const) {
+  test(`a field the server refuses is named in the page's language (${size})`, async ({ browser, api, server }) => {
+    const context = await browser.newContext({ ...device, baseURL: server.url, locale: 'de-DE' });
+    await context.addInitScript(() => localStorage.setItem('language', 'de'));
+    await signInContext(context, server.url, await api.admin());
+    const page = await context.newPage();
+    await page.goto('/app/account/new');
+    await page.getByLabel('Login').fill(uniqueLogin('bea'));
+    await page.getByLabel('E-Mail').fill('kein postfach');
+    await page.locator('#account-password').fill('bea-secret-1');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v2/admin/account') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    expect((await answer).status()).toBe(400);
+    await expect(page.getByRole('alert')).toHaveText('Der Wert von „E-Mail-Adresse“ ist ungültig.');
+    await expect(page.locator('body')).not.toContainText('Invalid value');
+    await context.close();
+  });
+}
