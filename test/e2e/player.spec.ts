@@ -38,7 +38,8 @@ test('play, reorder the queue, open an album, and follow another client live', a
   // reorder the queue
   await page.getByRole('button', { name: 'Move Blue Song 2 down' }).click();
   await expect(queueTitles(page)).toHaveText(['Blue Song 1', 'Red Song 1', 'Blue Song 2', 'Red Song 2']);
-  expect(mpd.mpc('playlist', '-f', '%title%').trim().split('\n')).toEqual(['Blue Song 1', 'Red Song 1', 'Blue Song 2', 'Red Song 2']);
+  // the page moves the song at once; the daemon has it a moment later
+  await expect.poll(() => mpd.mpc('playlist', '-f', '%title%').trim().split('\n')).toEqual(['Blue Song 1', 'Red Song 1', 'Blue Song 2', 'Red Song 2']);
   await page.getByRole('button', { name: 'Remove Red Song 2 from the queue' }).click();
   await expect(queueTitles(page)).toHaveText(['Blue Song 1', 'Red Song 1', 'Blue Song 2']);
 
