@@ -4,11 +4,12 @@
 // for a guest's upload (`autoNamed`) is composed here again from the same parts, so a
 // German page does not show the server's English.
 import { useI18n } from 'vue-i18n';
+import type { ShareListItem } from '../api/types';
 import { displayName } from '../lib/display-name';
 import { fileKind } from '../lib/file-kind';
 import { useUiStore } from '../stores/ui';
 
-export type FilesKind = 'photo' | 'video' | 'file';
+export type FilesKind = NonNullable<ShareListItem['filesKind']>;
 
 export interface Nameable {
   name: string | null | undefined;

@@ -5,10 +5,10 @@
 // from the server's offset after a reload or a closed tab. A dropped connection is
 // retried with the configured delays (a countdown and "Retry now"); after the last one
 // the file keeps its turn and is tried again as often as the last retry waited (5-30 s;
-// at once on "Retry", or when the browser is back online), so it continues by itself when the server is back. The
-// progress never goes backwards: while retrying it shows what was sent, and a continued
-// upload holds the bar until it passes that point again. A request that makes no
-// progress for a while counts as a dropped connection.
+// at once on "Retry", or when the browser is back online), so it continues by itself
+// when the server is back. The progress never goes backwards: while retrying it shows
+// what was sent, and a continued upload holds the bar until it passes that point again.
+// A request that makes no progress for a while counts as a dropped connection.
 // tus-js-client is loaded on first use.
 import { computed, onScopeDispose, reactive, ref } from 'vue';
 import type { DetailedError, HttpRequest, HttpResponse, Upload } from 'tus-js-client';

@@ -44,6 +44,7 @@ export const searchShares = async (db: Kysely<Database>, a: Accessor, query: Sea
     .select((eb) => {
       const files = () =>
         eb.selectFrom('share_files').innerJoin('file_meta', 'file_meta.file_id', 'share_files.file_id').whereRef('share_files.share_id', '=', 'shares.id');
+      // a complete file's type is lower case (its detection writes it so)
       const countOf = (mimetypes: string) => files().select(eb.fn.countAll<number>().as('c')).where('file_meta.mimetype', 'like', mimetypes);
       return [
         eb.selectFrom('share_files').select(eb.fn.countAll<number>().as('c')).whereRef('share_files.share_id', '=', 'shares.id').as('file_count'),

@@ -1,4 +1,5 @@
 /** The share shapes of the API, with its field names, as the routes answer them. */
+import type { FileKind } from '../aliases/guest-share-name.js';
 
 /** One row of the share search. `published`: null when never or not currently published, else whether still valid. */
 export interface ShareListItem {
@@ -25,10 +26,8 @@ export interface ShareListItem {
   /** the guest's name of an upload, when given */
   sender: string | null;
   /** what the files are: all images, all videos, else files; null without files */
-  filesKind: FilesKind | null;
+  filesKind: FileKind | null;
 }
-
-export type FilesKind = 'photo' | 'video' | 'file';
 
 export interface SharePublish {
   id: string;
