@@ -53,7 +53,7 @@ export interface BinaryStore {
   read(ref: BinaryRef, start?: number, end?: number): Readable;
   /**
    * Opens the binary for positioned reads into the caller's buffers; offered
-   * by stores that read local files. Rejects when it cannot be read.
+   * by the file-system and database stores. Rejects when it cannot be read.
    */
   openReader?(ref: BinaryRef): Promise<BinaryReader>;
   /** Removes the binary; a missing binary is not an error. */

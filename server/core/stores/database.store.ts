@@ -121,6 +121,18 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
     }
   }
 
+  /** The index of the chunk holding byte `position` (chunks sorted by `at`); `chunks.length` past the end. */
+  const chunkAt = (chunks: ChunkInfo[], position: number): number => {
+    let lo = 0;
+    let hi = chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (chunks[mid]!.at + chunks[mid]!.len <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+
   return {
     id,
     type: 'default-database',
@@ -175,6 +187,42 @@ export const createDatabaseStore = (opts: DatabaseStoreOptions): BinaryStore => 
 
     read(ref, start = 0, end = Number.MAX_SAFE_INTEGER) {
       return Readable.from(readChunks(ref.fileId, start, end), { objectMode: false, highWaterMark: 1 });
+    },
+
+    // Rows are copied into the caller's buffer and dropped at once: they die young, where rows
+    // handed on as chunks outlive a few young collections, reach the old generation and pile up
+    // until a full one (a ZIP of 1 GiB held 190 MB instead of 120).
+    async openReader(ref) {
+      const chunks = await chunkInfos(ref.fileId);
+      return {
+        async read(into, position) {
+          const first = chunkAt(chunks, position);
+          if (first >= chunks.length || into.length === 0) return 0;
+          let last = first;
+          while (last + 1 < chunks.length && chunks[last + 1]!.at < position + into.length) last++;
+          const rows = await db
+            .selectFrom('file_chunks')
+            .select(['chunk_nr', 'chunk_data'])
+            .where('file_id', '=', ref.fileId)
+            .where('chunk_nr', '>=', chunks[first]!.nr)
+            .where('chunk_nr', '<=', chunks[last]!.nr)
+            .orderBy('chunk_nr')
+            .execute();
+          let filled = 0;
+          let fetched = 0;
+          for (let k = first; k <= last; k++) {
+            const info = chunks[k]!;
+            const row = rows[k - first];
+            if (!row || Number(row.chunk_nr) !== info.nr) throw new Error(`Chunk ${info.nr} of file ${ref.fileId} vanished while reading.`);
+            const data = asBuffer(row.chunk_data);
+            fetched += data.length;
+            filled += data.copy(into, filled, position + filled - info.at, info.len);
+          }
+          droppedExternalBytes(fetched);
+          return filled;
+        },
+        close: async () => undefined,
+      };
     },
 
     async delete(ref) {

@@ -114,6 +114,40 @@ export function storeContract(name: string, make: MakeStore): void {
       }
     });
 
+    it('positioned reads, where the store offers them, fill buffers of any size from any byte and give 0 at the end', async (ctx) => {
+      const store = await open();
+      if (!store.openReader) {
+        ctx.annotate(`${name} reads by stream only`);
+        expect(store.type).toBe('s3');
+        return;
+      }
+      const ref = await fresh(store);
+      const data = randomBytes(3 * CHUNK + 17);
+      await store.append(ref, 0, pieces(data), Infinity);
+      const reader = await store.openReader(ref);
+      try {
+        for (const size of [1, 7, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 5, 4 * CHUNK]) {
+          const into = Buffer.alloc(size);
+          const got: Buffer[] = [];
+          // from an odd start to the end, each read continuing where the last one stopped
+          for (let at = 3; ; ) {
+            const n = await reader.read(into, at);
+            if (n === 0) break;
+            expect(n).toBeLessThanOrEqual(size);
+            got.push(Buffer.from(into.subarray(0, n)));
+            at += n;
+          }
+          expect({ size, equal: Buffer.concat(got).equals(data.subarray(3)) }).toEqual({ size, equal: true });
+        }
+        expect(await reader.read(Buffer.alloc(10), data.length)).toBe(0);
+        const last = Buffer.alloc(10);
+        expect(await reader.read(last, data.length - 4)).toBe(4);
+        expect(last.subarray(0, 4).equals(data.subarray(-4))).toBe(true);
+      } finally {
+        await reader.close();
+      }
+    });
+
     it('appends at offsets that are not chunk-aligned (tus resumes anywhere)', async () => {
       const store = await open();
       const ref = await fresh(store);
