@@ -1,5 +1,6 @@
 // `npm run screens`: refreshes the screenshots in docs/screens/. Runs the browser specs
-// that take them (those calling `screenPath` of test/e2e/screens.ts) with
+// that take them (those calling `screenPath` of test/e2e/screens.ts, directly or through
+// `checkBothThemes` of test/e2e/page-checks.ts) with
 // PIER_SCREENS=docs, which points their screenshots at docs/screens/ instead of
 // test-results/. Needs `npm run build` first, like every browser test.
 import { spawnSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const e2e = join(root, 'test', 'e2e');
 const specs = readdirSync(e2e)
-  .filter((f) => f.endsWith('.spec.ts') && readFileSync(join(e2e, f), 'utf8').includes('screenPath('))
+  .filter((f) => f.endsWith('.spec.ts') && /\b(screenPath|checkBothThemes)\(/.test(readFileSync(join(e2e, f), 'utf8')))
   .sort()
   .map((f) => `test/e2e/${f}`);
 console.log(`Refreshing docs/screens/ with ${specs.join(', ')}`);

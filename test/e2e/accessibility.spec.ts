@@ -1,5 +1,7 @@
-// axe finds no serious or critical accessibility violations on the file-sharing
-// pages, in light and dark; screenshots of each go to test-results/screenshots/.
+// axe finds no serious or critical accessibility violations, in light and dark, on the
+// pages no journey spec checks: new share, the owner's share page, login, not found (the
+// share list, the recipient's pages and the guest page are checked in both themes by
+// home, recipient and guest-page specs). Screenshots go to test-results/screenshots/.
 import type { Page } from '@playwright/test';
 import { pngImage } from './helpers.js';
 import { expectAccessible } from './page-checks.js';
@@ -18,7 +20,7 @@ async function check(page: Page, name: string, ready: () => Promise<void>): Prom
   }
 }
 
-test('owner pages: new share, share list, share page', async ({ userPage: page, api, user }) => {
+test('owner pages: new share, share page', async ({ userPage: page, api, user }) => {
   const shareId = await api.createShare(user.token, { name: 'Photos from the trip', description: '# Trip\n\nSome *pictures*.', maxViews: 50 });
   await api.addFiles(user.token, shareId, [
     { name: 'beach.png', content: await pngImage(), type: 'image/png' },
@@ -31,11 +33,6 @@ test('owner pages: new share, share list, share page', async ({ userPage: page, 
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   });
 
-  await page.goto('/app/uploads');
-  await check(page, 'shares', async () => {
-    await expect(page.locator('[data-test=share-table]')).toBeVisible();
-  });
-
   await page.goto(`/app/upload/${shareId}`);
   await check(page, 'share', async () => {
     await expect(page.locator('[data-test=share-title]')).toBeVisible();
@@ -44,36 +41,13 @@ test('owner pages: new share, share list, share page', async ({ userPage: page, 
   });
 });
 
-test('public pages: login, recipient (password and files), guest, not found', async ({ browser, api, user, server }) => {
-  const shareId = await api.createShare(user.token, { name: 'For you', description: 'Read **me**.', maxViews: 50 });
-  await api.addFiles(user.token, shareId, [{ name: 'beach.png', content: await pngImage(), type: 'image/png' }]);
-  const pid = await api.publish(user.token, shareId);
-  const lockedId = await api.createShare(user.token, { name: 'Locked', password: 'pw', maxViews: 50 });
-  const lockedPid = await api.publish(user.token, lockedId);
-  const aliasId = await api.createAlias(user.token, { name: 'Drop box' });
-
+test('public pages: login, not found', async ({ browser, server }) => {
   const context = await browser.newContext({ baseURL: server.url });
   const page = await context.newPage();
 
   await page.goto('/app/login');
   await check(page, 'login', async () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  });
-
-  await page.goto(`/app/open/${pid}`);
-  await check(page, 'recipient', async () => {
-    await expect(page.locator('[data-test=open-title]')).toBeVisible();
-    await expect(page.locator('[data-test=photo-grid] img')).toBeVisible();
-  });
-
-  await page.goto(`/app/open/${lockedPid}`);
-  await check(page, 'recipient-password', async () => {
-    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
-  });
-
-  await page.goto(`/app/share/${aliasId}`);
-  await check(page, 'guest', async () => {
-    await expect(page.locator('[data-test=guest-title]')).toBeVisible();
   });
 
   await page.goto('/app/no/such/page');

@@ -7,7 +7,8 @@
 // "new from guests" badge in the navigation until the share is opened (as the desktop
 // notification opens it). The upload link form: name first, the id under "Advanced",
 // message, size limit, validity, until when it takes uploads, and the QR code large right
-// after creation, full screen and printed alone. Screenshots are taken for docs/screens/ (`npm run screens`).
+// after creation, full screen and printed alone. Axe checks each step in light and dark, where
+// the screenshots for docs/screens/ are taken (`npm run screens`).
 import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import aliasesDe from '../../renderer/src/i18n/aliases.de.js';
@@ -17,6 +18,8 @@ import guestGb from '../../renderer/src/i18n/guest.gb.js';
 import sharesDe from '../../renderer/src/i18n/shares.de.js';
 import sharesGb from '../../renderer/src/i18n/shares.gb.js';
 import { expect, signInContext, test, type Account } from './fixtures.js';
+import { combos } from './combos.js';
+import { checkBothThemes } from './page-checks.js';
 import { screenPath } from './screens.js';
 
 const sizes = {
@@ -48,21 +51,14 @@ const photo = (hue: number): Promise<Buffer> =>
 
 async function browse(browser: Browser, baseURL: string, size: Size, theme: Theme, lang: Lang, account?: Account): Promise<Page> {
   const context = await browser.newContext({ ...sizes[size], baseURL, colorScheme: theme, locale: lang === 'de' ? 'de-DE' : 'en-GB' });
-  await context.addInitScript(
-    ([l, t]) => {
-      localStorage.setItem('language', l);
-      localStorage.setItem('uiTheme', t);
-    },
-    [lang, theme] as const,
-  );
+  // the theme follows the colour scheme (no stored choice), so checkpoints can switch it
+  await context.addInitScript((l) => localStorage.setItem('language', l), lang);
   if (account) await signInContext(context, baseURL, account);
   return context.newPage();
 }
 
-async function docsScreenshot(page: Page, name: string, size: Size, theme: Theme, lang: Lang): Promise<void> {
-  if (lang !== 'gb') return;
-  await page.screenshot({ path: screenPath(`${name}-${size}-${theme}`), fullPage: true });
-}
+/** A checkpoint: axe and a screenshot for the docs, in light and in dark. */
+const checkpoint = (page: Page, name: string, size: Size, lang: Lang): Promise<void> => checkBothThemes(page, `${name} (${size}, ${lang})`, `${name}-${size}`);
 
 /** Every visible control inside `scope` that is smaller than 44 × 44 px, described. */
 const smallControls = (page: Page, scope: string): Promise<string[]> =>
@@ -80,14 +76,7 @@ const smallControls = (page: Page, scope: string): Promise<string[]> =>
 const alive = (page: Page, url: string): Promise<boolean> =>
   page.evaluate((u) => fetch(u).then(() => true, () => false), url);
 
-const guestCombos: { size: Size; theme: Theme; lang: Lang }[] = [
-  { size: 'phone', theme: 'light', lang: 'gb' },
-  { size: 'phone', theme: 'dark', lang: 'gb' },
-  { size: 'desktop', theme: 'light', lang: 'de' },
-  { size: 'desktop', theme: 'dark', lang: 'de' },
-];
-
-for (const [i, { size, theme, lang }] of guestCombos.entries()) {
+for (const [i, { screen: size, theme, lang }] of combos.entries()) {
   test(`guest page, ${size}, ${theme}, ${lang}: whose link, thumbnails, the sender's name, "Sent", and the owner's badge`, async ({ browser, api, server }) => {
     const { guest: g, shares: s, aliases: a } = texts[lang];
     // a login as people have them, for the pictures in the docs
@@ -150,7 +139,7 @@ for (const [i, { size, theme, lang }] of guestCombos.entries()) {
     // a finger hits every control: on a phone in the whole page, at a desk in the form
     const scope = size === 'phone' ? 'body' : '.guest';
     expect(await smallControls(page, scope)).toEqual([]);
-    await docsScreenshot(page, 'guest-page', size, theme, lang);
+    await checkpoint(page, 'guest-page', size, lang);
 
     const urls = await thumbs.evaluateAll((els) => els.map((e) => (e as HTMLImageElement).src));
     const send = page.locator('[data-test=guest-send]');
@@ -160,7 +149,7 @@ for (const [i, { size, theme, lang }] of guestCombos.entries()) {
     await expect(done).toHaveText(fill(g.sent, { n: 3 }, 3), { timeout: 30_000 });
     for (const u of urls) expect(await alive(page, u)).toBe(false);
     expect(await smallControls(page, scope)).toEqual([]);
-    await docsScreenshot(page, 'guest-sent', size, theme, lang);
+    await checkpoint(page, 'guest-sent', size, lang);
 
     // "Send more": an empty form that remembers the name
     await page.locator('[data-test=guest-more]').click();
@@ -189,7 +178,7 @@ for (const [i, { size, theme, lang }] of guestCombos.entries()) {
       await ownerPage.locator('button[aria-controls=main-nav]').click();
     }
     await expect(navBadge).toContainText(fill(a.newShort, { n: 1 }, 1));
-    await docsScreenshot(ownerPage, 'guest-upload-badge', size, theme, lang);
+    await checkpoint(ownerPage, 'guest-upload-badge', size, lang);
     await ownerPage.reload();
     if (size === 'phone') await ownerPage.locator('button[aria-controls=main-nav]').click();
     await expect(navBadge).toBeVisible();
@@ -226,7 +215,7 @@ for (const { size, theme, lang } of formCombos) {
     await expect(page.locator('#alias-id')).toBeVisible();
     const id = `garden-${Date.now().toString(36)}`;
     await page.locator('#alias-id').fill(id);
-    await docsScreenshot(page, 'alias-form', size, theme, lang);
+    await checkpoint(page, 'alias-form', size, lang);
     const before = Date.now();
     await page.getByRole('button', { name: a.create }).click();
 
@@ -238,7 +227,7 @@ for (const { size, theme, lang } of formCombos) {
     await expect(qr).toBeVisible();
     expect((await qr.boundingBox())!.width).toBeGreaterThanOrEqual(size === 'phone' ? 250 : 300);
     expect((await panel.boundingBox())!.y).toBeLessThan((await form.boundingBox())!.y);
-    await docsScreenshot(page, 'alias-created', size, theme, lang);
+    await checkpoint(page, 'alias-created', size, lang);
 
     const saved = await server.request<{ name: string; message: string; maxSize: number; expires: number }>('GET', `/api/v2/sec/alias/${id}`, undefined, { token: user.token });
     expect(saved.body).toMatchObject({ name: 'Garden party', message: 'Photos from Saturday, please.', maxSize: 10 * MiB });

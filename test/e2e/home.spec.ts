@@ -3,15 +3,15 @@
 // guest upload through an upload link shown as new until marked seen, "New upload link"
 // creating one in one more step, and files dropped anywhere on the page starting a share
 // whose bytes reach the server; the header's badge asks nothing the home page already
-// asked, nor on a change of the query. On a phone and a desktop, light and dark, in English and
-// German; screenshots of home and the share list are taken for docs/screens/ (`npm run screens`).
+// asked, nor on a change of the query. On a phone and a desktop, in English and German,
+// checked by axe in light and dark where the screenshots of home and the share list are
+// taken for docs/screens/ (`npm run screens`).
 import type { Browser, Page } from '@playwright/test';
 import { randomFile, sha256 } from './helpers.js';
-import { expectAccessible } from './page-checks.js';
+import { checkBothThemes } from './page-checks.js';
 import { expect, test, type Account, type Api } from './fixtures.js';
 import type { TestServer } from '../support/server.js';
 import { combos } from './combos.js';
-import { screenPath } from './screens.js';
 
 // The player points at a port where no daemon listens: its block stays hidden.
 test.use({ serverConfig: { player: { enabled: true, connections: { default: { host: '127.0.0.1', port: 1, timeout: '1 second' } } } } });
@@ -87,19 +87,16 @@ async function seed(api: Api, server: TestServer, owner: Account): Promise<Seede
 }
 
 /** A new browser with no session, in the given screen, theme and language; signed in through the form. */
-async function freshBrowser(browser: Browser, server: TestServer, owner: Account, screen: keyof typeof screens, theme: string, lang: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, ...screens[screen] });
-  await context.addInitScript(
-    ([l, th]) => {
-      try {
-        if (localStorage.getItem('language') === null) localStorage.setItem('language', l!);
-        if (localStorage.getItem('uiTheme') === null) localStorage.setItem('uiTheme', th!);
-      } catch {
-        // sandboxed documents (uploaded files) have no storage
-      }
-    },
-    [lang, theme],
-  );
+async function freshBrowser(browser: Browser, server: TestServer, owner: Account, screen: keyof typeof screens, theme: 'light' | 'dark', lang: string): Promise<Page> {
+  // the theme follows the colour scheme (no stored choice), so checkpoints can switch it
+  const context = await browser.newContext({ baseURL: server.url, ...screens[screen], colorScheme: theme });
+  await context.addInitScript((l) => {
+    try {
+      if (localStorage.getItem('language') === null) localStorage.setItem('language', l);
+    } catch {
+      // sandboxed documents (uploaded files) have no storage
+    }
+  }, lang);
   const page = await context.newPage();
   await page.goto('/app/login');
   await page.locator('#login-name').fill(owner.login);
@@ -145,8 +142,7 @@ for (const { screen, theme, lang } of combos) {
     await expect(page.locator('[data-test=home-drop]')).toBeVisible();
     await expect(page.locator('[data-test=home-now-playing]')).toHaveCount(0);
 
-    await expectAccessible(page, `home (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: screenPath(`home-${screen}-${theme}`), fullPage: true });
+    await checkBothThemes(page, `home (${screen}, ${lang})`, `home-${screen}`);
 
     // marked seen, it moves to the recent shares and stays seen after a reload
     await page.locator('[data-test=mark-seen]').click();
@@ -168,8 +164,7 @@ for (const { screen, theme, lang } of combos) {
     });
     expect(aliases.body.items).toEqual([expect.objectContaining({ id: aliasId, name: 'Family pictures', enabled: true })]);
     await expect(page.locator('[data-test=qr]')).toBeVisible();
-    await expectAccessible(page, `home with a new upload link (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: screenPath(`home-upload-link-${screen}-${theme}`), fullPage: true });
+    await checkBothThemes(page, `home with a new upload link (${screen}, ${lang})`, `home-upload-link-${screen}`);
 
     // the share list: the same states, views and dates
     await page.goto('/app/uploads');
@@ -184,8 +179,7 @@ for (const { screen, theme, lang } of combos) {
     await expect(row(s.expired).locator('[data-test=share-until]')).toBeVisible();
     await expect(row(s.draft).locator('[data-test=share-until]')).toHaveCount(0);
     if (screen === 'desktop') await expect(page.locator('[data-test=share-table] th').nth(1)).toHaveText(w.linkColumn);
-    await expectAccessible(page, `share list (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: screenPath(`shares-${screen}-${theme}`), fullPage: true });
+    await checkBothThemes(page, `share list (${screen}, ${lang})`, `shares-${screen}`);
 
     // files dropped anywhere on the home page (here: on the recent shares) start a share
     await page.goto('/app/home');

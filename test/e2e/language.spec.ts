@@ -2,13 +2,14 @@
 // (a choice of the user wins, the server's defaults apply when the browser says
 // nothing), server results show in the user's language by their code, sizes use the
 // locale's notation, and registering shows the password rule before typing, refuses a
-// short password before sending and signs the new user in. Screenshots of the
-// register page are taken for docs/screens/ (`npm run screens`).
+// short password before sending and signs the new user in, on a phone and a desktop,
+// with axe in light and dark where the screenshots of the register page are taken for
+// docs/screens/ (`npm run screens`).
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
-import { expectAccessible } from './page-checks.js';
+import { checkBothThemes, expectAccessible } from './page-checks.js';
+import { combos } from './combos.js';
 import { expect, test, uniqueLogin } from './fixtures.js';
 import type { TestServer } from '../support/server.js';
-import { screenPath } from './screens.js';
 
 // The server's default language: used only when the browser names no language of the client.
 test.use({ serverConfig: { webapp: { 'default-language': 'it' } } });
@@ -117,53 +118,47 @@ const words = {
   de: { locale: 'de-DE', user: 'Benutzername', password: 'Passwort', repeat: 'Passwort wiederholen', submit: 'Konto anlegen', rule: 'Mindestens 8 Zeichen', tooShort: 'Das Passwort braucht mindestens 8 Zeichen.', welcome: 'Willkommen' },
 } as const;
 
-for (const screen of ['phone', 'desktop'] as const) {
-  for (const theme of ['light', 'dark'] as const) {
-    for (const lang of ['gb', 'de'] as const) {
-      test(`registering shows the password rule before typing, refuses a short one before sending and signs the new user in (${screen}, ${theme}, ${lang})`, async ({
-        browser,
-        server,
-      }) => {
-        const w = words[lang];
-        const page = await freshPage(browser, server, { ...screens[screen], locale: w.locale, colorScheme: theme });
-        const sent: string[] = [];
-        page.on('request', (r) => {
-          if (r.url().includes('/api/v2/open/signup/register')) sent.push(r.postData() ?? '');
-        });
-        const login = uniqueLogin('new');
-        await page.goto('/app/register');
-        await expect.poll(() => isDark(page)).toBe(theme === 'dark');
-        // a name for the screenshots; the account gets a unique one when it is made
-        await page.getByLabel(w.user).fill('maria');
-        // the rule is there before anything is typed, tied to the field
-        const rule = page.locator('[data-test=password-rule]');
-        await expect(rule).toHaveText(w.rule);
-        await expect(page.getByLabel(w.password, { exact: true })).toHaveAttribute('aria-describedby', 'reg-password-hint');
-        await expectAccessible(page, `register (${screen}, ${theme}, ${lang})`);
-        if (lang === 'gb') await page.screenshot({ path: screenPath(`register-${screen}-${theme}`), fullPage: true });
+for (const { screen, theme, lang } of combos) {
+  test(`registering shows the password rule before typing, refuses a short one before sending and signs the new user in (${screen}, ${theme}, ${lang})`, async ({
+    browser,
+    server,
+  }) => {
+    const w = words[lang];
+    const page = await freshPage(browser, server, { ...screens[screen], locale: w.locale, colorScheme: theme });
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v2/open/signup/register')) sent.push(r.postData() ?? '');
+    });
+    const login = uniqueLogin('new');
+    await page.goto('/app/register');
+    await expect.poll(() => isDark(page)).toBe(theme === 'dark');
+    // a name for the screenshots; the account gets a unique one when it is made
+    await page.getByLabel(w.user).fill('maria');
+    // the rule is there before anything is typed, tied to the field
+    const rule = page.locator('[data-test=password-rule]');
+    await expect(rule).toHaveText(w.rule);
+    await expect(page.getByLabel(w.password, { exact: true })).toHaveAttribute('aria-describedby', 'reg-password-hint');
+    await checkBothThemes(page, `register (${screen}, ${lang})`, `register-${screen}`);
 
-        // 7 characters: refused here, nothing sent
-        await page.getByLabel(w.password, { exact: true }).fill('1234567');
-        await page.getByLabel(w.repeat).fill('1234567');
-        await page.getByRole('button', { name: w.submit }).click();
-        await expect(page.getByRole('alert')).toHaveText(w.tooShort);
-        await expect(page.getByLabel(w.password, { exact: true })).toHaveAttribute('aria-invalid', 'true');
-        await expectAccessible(page, `register with a short password (${screen}, ${theme}, ${lang})`);
-        if (lang === 'gb') await page.screenshot({ path: screenPath(`register-refused-${screen}-${theme}`), fullPage: true });
-        expect(sent).toEqual([]);
+    // 7 characters: refused here, nothing sent
+    await page.getByLabel(w.password, { exact: true }).fill('1234567');
+    await page.getByLabel(w.repeat).fill('1234567');
+    await page.getByRole('button', { name: w.submit }).click();
+    await expect(page.getByRole('alert')).toHaveText(w.tooShort);
+    await expect(page.getByLabel(w.password, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await checkBothThemes(page, `register with a short password (${screen}, ${lang})`, `register-refused-${screen}`);
+    expect(sent).toEqual([]);
 
-        // a valid one: the account is made and the user is signed in on the start page
-        await page.getByLabel(w.user).fill(login);
-        await page.getByLabel(w.password, { exact: true }).fill('12345678');
-        await page.getByLabel(w.repeat).fill('12345678');
-        await page.getByRole('button', { name: w.submit }).click();
-        await expect(page).toHaveURL(/\/app\/home$/);
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${w.welcome}, ${login}`);
-        expect(sent).toHaveLength(1);
-        const res = await server.request<{ success: boolean }>('POST', '/api/v2/open/auth/login', { account: login, password: '12345678' });
-        expect(res.body.success).toBe(true);
-        await page.context().close();
-      });
-    }
-  }
+    // a valid one: the account is made and the user is signed in on the start page
+    await page.getByLabel(w.user).fill(login);
+    await page.getByLabel(w.password, { exact: true }).fill('12345678');
+    await page.getByLabel(w.repeat).fill('12345678');
+    await page.getByRole('button', { name: w.submit }).click();
+    await expect(page).toHaveURL(/\/app\/home$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${w.welcome}, ${login}`);
+    expect(sent).toHaveLength(1);
+    const res = await server.request<{ success: boolean }>('POST', '/api/v2/open/auth/login', { account: login, password: '12345678' });
+    expect(res.body.success).toBe(true);
+    await page.context().close();
+  });
 }

@@ -4,7 +4,7 @@
 // 127.0.0.1), already in the clipboard, with what the recipient gets; the QR code opens
 // full screen and closes with Escape or a tap. A phone (a second, fresh context,
 // 390×844) opens the link and downloads the files, bytes as uploaded. On a phone and a
-// desktop, light and dark, in English and German. Upload links use the LAN address
+// desktop, in English and German, with axe in light and dark at each checkpoint. Upload links use the LAN address
 // too; a server that listens on this computer only says so on the panel. Screenshots
 // are taken for docs/screens/ (`npm run screens`).
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
@@ -14,10 +14,9 @@ import sharesDe from '../../renderer/src/i18n/shares.de.js';
 import sharesGb from '../../renderer/src/i18n/shares.gb.js';
 import { ADMIN, startServer } from '../support/server.js';
 import { downloadedBytes, MiB, randomFile, sha256, unzip } from './helpers.js';
-import { expectAccessible } from './page-checks.js';
+import { checkBothThemes, expectAccessible } from './page-checks.js';
 import { test as base, expect, type Account } from './fixtures.js';
 import { combos } from './combos.js';
-import { screenPath } from './screens.js';
 
 // Pier listens on every interface; the owner's browser uses the loopback address.
 base.use({ serverConfig: { bind: { address: '0.0.0.0', port: 0 } } });
@@ -62,8 +61,8 @@ async function checkFullScreenQr(page: Page, name: string, shot = true): Promise
   const box = (await img.boundingBox())!;
   const viewport = page.viewportSize()!;
   expect(box.width).toBeGreaterThanOrEqual(Math.min(0.85 * Math.min(viewport.width, viewport.height), 500));
-  await expectAccessible(page, `full-screen QR code (${name})`);
-  if (shot) await page.screenshot({ path: screenPath(`qr-fullscreen-${name}`) });
+  if (shot) await checkBothThemes(page, `full-screen QR code (${name})`, `qr-fullscreen-${name}`, { fullPage: false });
+  else await expectAccessible(page, `full-screen QR code (${name})`);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await page.locator('[data-test=qr-open]').click();
@@ -114,9 +113,8 @@ for (const { screen, theme, lang } of combos) {
     await expect(facts.nth(2)).toHaveText(m.shares.ready.noPassword);
     await expect(page.locator('[data-test=local-only]')).toHaveCount(0);
     await expect(page.locator('[data-test=qr]')).toBeVisible();
-    await expectAccessible(page, `ready panel (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: screenPath(`ready-panel-${screen}-${theme}`), fullPage: true });
-    await checkFullScreenQr(page, `${screen}-${theme}`);
+    await checkBothThemes(page, `ready panel (${screen}, ${lang})`, `ready-panel-${screen}`);
+    await checkFullScreenQr(page, screen);
 
     // the big Copy button copies it again
     await page.evaluate(() => navigator.clipboard.writeText(''));
@@ -188,25 +186,22 @@ test('a server listening on this computer only says so on the panel, and how to 
     const shareId = res.body.id;
     await local.request('POST', `/api/v2/sec/share/${shareId}/publish`, { reuseId: false }, { token: admin });
     for (const screen of Object.keys(screens) as Screen[]) {
-      for (const theme of ['light', 'dark'] as const) {
-        const context = await freshContext(browser, screen, theme, 'gb', { baseURL: local.url });
-        const page = await context.newPage();
-        await signIn(page, { login: ADMIN.login, password: ADMIN.password } as Account);
-        await page.goto(`/app/upload/${shareId}`);
-        await page.locator('[data-test=tab-link]').click();
-        const notice = page.locator('[data-test=local-only]');
-        await expect(notice).toContainText('Phones can’t open this link: Pier only listens on this computer.');
-        await expect(notice).toContainText('bind.address = "0.0.0.0"');
-        await expect(notice).toContainText('SERVICE_BIND_ADDRESS=0.0.0.0');
-        // the desktop app's own setting, by its exact name
-        await expect(notice).toContainText('“Reachable from the local network” in Desktop settings');
-        // the link stays on the address the page was opened at: there is no other
-        await expect(page.locator('[data-test=share-link]')).toHaveValue(new RegExp(`^${local.url.replace(/[.]/g, '\\.')}/app/open/`));
-        await expectAccessible(page, `local-only notice (${screen}, ${theme})`);
-        await notice.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: screenPath(`local-only-${screen}-${theme}`), fullPage: true });
-        await context.close();
-      }
+      const context = await freshContext(browser, screen, 'light', 'gb', { baseURL: local.url });
+      const page = await context.newPage();
+      await signIn(page, { login: ADMIN.login, password: ADMIN.password } as Account);
+      await page.goto(`/app/upload/${shareId}`);
+      await page.locator('[data-test=tab-link]').click();
+      const notice = page.locator('[data-test=local-only]');
+      await expect(notice).toContainText('Phones can’t open this link: Pier only listens on this computer.');
+      await expect(notice).toContainText('bind.address = "0.0.0.0"');
+      await expect(notice).toContainText('SERVICE_BIND_ADDRESS=0.0.0.0');
+      // the desktop app's own setting, by its exact name
+      await expect(notice).toContainText('“Reachable from the local network” in Desktop settings');
+      // the link stays on the address the page was opened at: there is no other
+      await expect(page.locator('[data-test=share-link]')).toHaveValue(new RegExp(`^${local.url.replace(/[.]/g, '\\.')}/app/open/`));
+      await notice.scrollIntoViewIfNeeded();
+      await checkBothThemes(page, `local-only notice (${screen})`, `local-only-${screen}`);
+      await context.close();
     }
   } finally {
     await local.stop();

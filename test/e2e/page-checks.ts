@@ -2,6 +2,7 @@
 // (axe-core), and full-page screenshots in light and dark under test-results/screenshots/.
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { screenPath } from './screens.js';
 
 /** Runs axe on the page (WCAG 2.x A/AA rules) and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
@@ -40,4 +41,22 @@ export async function screenshotsLightDark(page: Page, name: string, opts: { axe
     await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, fullPage: true });
   }
   if ((await isDark(page)) !== startDark) await toggleTheme(page);
+}
+
+/**
+ * At a checkpoint of a journey: the page in light and in dark, each checked by axe and
+ * shot to `screenPath(<name>-light|dark)`, switched by the browser's colour scheme (the
+ * page follows it while the user has not chosen a theme); ends in the scheme it began in.
+ * A journey thus runs once per screen and still meets both themes where it looks.
+ */
+export async function checkBothThemes(page: Page, what: string, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  const startDark = await isDark(page);
+  for (const theme of startDark ? (['dark', 'light'] as const) : (['light', 'dark'] as const)) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect.poll(() => isDark(page)).toBe(theme === 'dark');
+    await expectAccessible(page, `${what} (${theme})`);
+    await page.screenshot({ path: screenPath(`${name}-${theme}`), fullPage: opts.fullPage ?? true });
+  }
+  await page.emulateMedia({ colorScheme: startDark ? 'dark' : 'light' });
+  await expect.poll(() => isDark(page)).toBe(startDark);
 }

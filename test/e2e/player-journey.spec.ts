@@ -1,5 +1,5 @@
-// The player page as people in a room use it, on a phone (touch) and on a desktop, light
-// and dark, in English and German, against a real daemon: tap a song in the queue to play
+// The player page as people in a room use it, on a phone (touch) and on a desktop, in
+// English and German (axe in light and dark where the screenshots are taken), against a real daemon: tap a song in the queue to play
 // it; drag a song to a new place (touch on the phone, mouse on the desktop) and move one
 // with Alt+arrow keys (announced); a change made with `mpc` shows within 2 s; the mini
 // player, the tab title and the media session follow the song; the media session's
@@ -18,9 +18,8 @@ import playerGb from '../../renderer/src/i18n/player.gb.js';
 import { playerConfig } from '../support/mpd-server.js';
 import { combos } from './combos.js';
 import { expect, signInContext, type Account } from './fixtures.js';
-import { expectAccessible } from './page-checks.js';
+import { checkBothThemes } from './page-checks.js';
 import { test as base } from './player-fixtures.js';
-import { screenPath } from './screens.js';
 
 // Two rooms, so the page offers the switch between them.
 const test = base.extend<object, object>({
@@ -191,11 +190,10 @@ for (const { screen, theme, lang } of combos) {
     await expect(page.locator('[data-test=queue-cleared]')).toHaveCount(0);
     await expect(page.locator('[data-test=current-title]')).toHaveText('Red Song 1');
 
-    await expectAccessible(page, `player (${screen}, ${theme}, ${lang})`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     if (screen === 'phone') await page.locator('#queue-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: screenPath(`player-${screen}-${theme}`) });
+    await checkBothThemes(page, `player (${screen}, ${lang})`, `player-${screen}`, { fullPage: false });
 
     // the library: the mini player stays; covers load lazily, as thumbnails of the size shown
     await page.getByRole('tab', { name: m.tab.library }).click();
@@ -209,8 +207,7 @@ for (const { screen, theme, lang } of combos) {
     expect(shown.ratio).toBe(screens[screen].deviceScaleFactor);
     expect(Number(new URL(shown.src).searchParams.get('size'))).toBe(wanted);
     await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    await expectAccessible(page, `player library (${screen}, ${theme}, ${lang})`);
-    await page.screenshot({ path: screenPath(`player-library-${screen}-${theme}`) });
+    await checkBothThemes(page, `player library (${screen}, ${lang})`, `player-library-${screen}`, { fullPage: false });
 
     // the mini player's title leads back to the queue with the song's details
     await mini.locator('[data-test=mini-link]').click();

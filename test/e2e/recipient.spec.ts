@@ -3,8 +3,8 @@
 // uploaded), the photo grid and its lightbox (arrows, swipe, Escape, download), the
 // file list with its per-file menu (SHA-256, copy, preview), the password form, and a
 // page of its own for each reason a link does not open. At phone and desktop size, in
-// light and dark, in English and German; axe stays clean; screenshots of the English
-// pages are taken for docs/screens/ (`npm run screens`). Also: a view is one recipient
+// English and German, with axe clean in light and dark at each checkpoint, where the
+// screenshots for docs/screens/ are taken (`npm run screens`). Also: a view is one recipient
 // (reloads, return visits and the signed-in owner count nothing); a video plays in the
 // lightbox; without a ZIP (too large, or turned off) the page says why and each file
 // downloads on its own.
@@ -15,11 +15,10 @@ import openGb from '../../renderer/src/i18n/open.gb.js';
 import commonDe from '../../renderer/src/i18n/common.de.js';
 import commonGb from '../../renderer/src/i18n/common.gb.js';
 import { downloadedBytes, sha256, unzip } from './helpers.js';
-import { expectAccessible } from './page-checks.js';
+import { checkBothThemes, expectAccessible } from './page-checks.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { Api, expect, signInContext, test, type Account } from './fixtures.js';
 import { combos } from './combos.js';
-import { screenPath } from './screens.js';
 
 const sizes = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -95,19 +94,9 @@ async function recipient(browser: Browser, baseURL: string, size: Size, theme: T
     acceptDownloads: true,
     permissions: ['clipboard-read', 'clipboard-write'],
   });
-  await context.addInitScript(
-    ([l, t]) => {
-      localStorage.setItem('language', l);
-      localStorage.setItem('uiTheme', t);
-    },
-    [lang, theme] as const,
-  );
+  // the theme follows the colour scheme (no stored choice), so checkpoints can switch it
+  await context.addInitScript((l) => localStorage.setItem('language', l), lang);
   return { context, page: await context.newPage() };
-}
-
-/** A screenshot for the docs, once per size and theme (in the language of that run). */
-async function docsScreenshot(page: Page, name: string, size: Size, theme: Theme): Promise<void> {
-  await page.screenshot({ path: screenPath(`${name}-${size}-${theme}`), fullPage: name !== 'recipient-lightbox' });
 }
 
 /** Swipes across the middle of the screen with a real touch sequence (right to left by default). */
@@ -149,8 +138,7 @@ for (const { screen: size, theme, lang } of combos) {
       await expect(page.locator('[data-test=file-list] li')).toHaveCount(1);
       await expect(page.locator('[data-test=file-list] li').first()).toHaveAttribute('data-file', 'route.pdf');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(sizes[size].viewport.width);
-      await expectAccessible(page, `recipient photos (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-photos', size, theme);
+      await checkBothThemes(page, `recipient photos (${size}, ${lang})`, `recipient-photos-${size}`);
 
       // Download all: the ZIP holds every file with the bytes that were uploaded.
       const zipLink = page.locator('[data-test=zip-download]');
@@ -168,8 +156,7 @@ for (const { screen: size, theme, lang } of combos) {
       await expect(box).toHaveAttribute('data-file', 'photo-2.jpg');
       await expect(box.locator('[data-test=lightbox-position]')).toHaveText('2 / 4');
       await expect.poll(() => box.locator('[data-test=lightbox-image]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
-      await expectAccessible(page, `lightbox (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-lightbox', size, theme);
+      await checkBothThemes(page, `lightbox (${size}, ${lang})`, `recipient-lightbox-${size}`, { fullPage: false });
       await page.keyboard.press('ArrowRight');
       await expect(box).toHaveAttribute('data-file', 'photo-3.jpg');
       await page.keyboard.press('ArrowLeft');
@@ -213,8 +200,7 @@ for (const { screen: size, theme, lang } of combos) {
       await expect(page.getByRole('heading', { level: 1, name: t.passwordTitle })).toBeVisible();
       const field = page.getByLabel(t.password, { exact: true });
       await expect(field).toBeFocused();
-      await expectAccessible(page, `password form (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-password', size, theme);
+      await checkBothThemes(page, `password form (${size}, ${lang})`, `recipient-password-${size}`);
       await field.fill('wrong');
       await page.getByRole('button', { name: t.unlock }).click();
       await expect(page.locator('[data-test=wrong-password]')).toHaveText(t.wrongPassword);
@@ -242,8 +228,7 @@ for (const { screen: size, theme, lang } of combos) {
       await expect(more).toHaveAttribute('aria-expanded', 'true');
       const menu = item.locator('[data-test=file-menu-panel]');
       await expect(menu.locator('[data-test=checksum]')).toHaveText(sha256(files[1]!.bytes));
-      await expectAccessible(page, `file menu (${size}, ${theme}, ${lang})`);
-      await docsScreenshot(page, 'recipient-files', size, theme);
+      await checkBothThemes(page, `file menu (${size}, ${lang})`, `recipient-files-${size}`);
       await menu.locator('[data-test=copy]').click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(sha256(files[1]!.bytes));
       // Escape closes the menu and gives the focus back to its button
@@ -291,8 +276,8 @@ for (const { screen: size, theme, lang } of combos) {
         await expect(box).toContainText(c.text.text);
         await expect(box.locator('[data-test=next-step]')).toHaveText(c.text.next);
         await expect(page.getByText(/Summer|Expired|Used up|Unpublished|a\.txt/)).toHaveCount(0);
-        await expectAccessible(page, `${c.reason} (${size}, ${theme}, ${lang})`);
-        if (c.reason === 'expired') await docsScreenshot(page, 'recipient-expired', size, theme);
+        if (c.reason === 'expired') await checkBothThemes(page, `expired (${size}, ${lang})`, `recipient-expired-${size}`);
+        else await expectAccessible(page, `${c.reason} (${size}, ${theme}, ${lang})`);
       }
       // four reasons, four different messages
       expect(new Set(cases.map((c) => c.text.title)).size).toBe(4);
