@@ -26,21 +26,33 @@ async function toggleTheme(page: Page): Promise<void> {
 const isDark = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 /**
+ * Runs `each` in the page's current theme, then in the other, switching with `setDark`
+ * (which waits until the page shows it), and switches back to where the page began.
+ */
+async function inBothThemes(page: Page, setDark: (dark: boolean) => Promise<void>, each: (theme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  const startDark = await isDark(page);
+  for (const theme of startDark ? (['dark', 'light'] as const) : (['light', 'dark'] as const)) {
+    await setDark(theme === 'dark');
+    await each(theme);
+  }
+  await setDark(startDark);
+}
+
+/**
  * Writes `test-results/screenshots/<name>-light.png` and `-dark.png` (switching with
  * the theme button), checks accessibility in both themes when `axe` is set, and
  * leaves the page in the theme it had.
  */
 export async function screenshotsLightDark(page: Page, name: string, opts: { axe?: boolean } = {}): Promise<void> {
-  const startDark = await isDark(page);
-  for (const theme of startDark ? ['dark', 'light'] : ['light', 'dark']) {
-    if ((await isDark(page)) !== (theme === 'dark')) {
-      await toggleTheme(page);
-      await expect.poll(() => isDark(page)).toBe(theme === 'dark');
-    }
+  const byButton = async (dark: boolean): Promise<void> => {
+    if ((await isDark(page)) === dark) return;
+    await toggleTheme(page);
+    await expect.poll(() => isDark(page)).toBe(dark);
+  };
+  await inBothThemes(page, byButton, async (theme) => {
     if (opts.axe) await expectAccessible(page, `${name} (${theme})`);
     await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, fullPage: true });
-  }
-  if ((await isDark(page)) !== startDark) await toggleTheme(page);
+  });
 }
 
 /**
@@ -50,13 +62,12 @@ export async function screenshotsLightDark(page: Page, name: string, opts: { axe
  * A journey thus runs once per screen and still meets both themes where it looks.
  */
 export async function checkBothThemes(page: Page, what: string, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
-  const startDark = await isDark(page);
-  for (const theme of startDark ? (['dark', 'light'] as const) : (['light', 'dark'] as const)) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect.poll(() => isDark(page)).toBe(theme === 'dark');
+  const byScheme = async (dark: boolean): Promise<void> => {
+    await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
+    await expect.poll(() => isDark(page)).toBe(dark);
+  };
+  await inBothThemes(page, byScheme, async (theme) => {
     await expectAccessible(page, `${what} (${theme})`);
     await page.screenshot({ path: screenPath(`${name}-${theme}`), fullPage: opts.fullPage ?? true });
-  }
-  await page.emulateMedia({ colorScheme: startDark ? 'dark' : 'light' });
-  await expect.poll(() => isDark(page)).toBe(startDark);
+  });
 }
